@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rxe-cc: DCQCN congestion control for soft-RoCE.
+#
+#   make                 build rxe_cc.ko (against KDIR) and the tools
+#   make install         install the module (updates/), rocectl and its man page
+#   make check           install what is needed, then run every test
+#   make demo            the congestion-control lab
+#   make clean           leave the tree as cloned (test kernels and VM logs
+#                        in .cache go too)
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+all: modules tools
+
+modules:
+	@test -f $(KDIR)/Makefile || { \
+		echo "no kernel build tree at KDIR=$(KDIR)"; \
+		echo "install your kernel's headers, or build for the test VM's kernel:"; \
+		echo "  make KDIR=\$$(selftests/vm/fetch-kernel)/root/usr/src/linux-headers-<abi>"; \
+		exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+tools:
+	$(MAKE) -C tools
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
+	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+check:
+	tools/install-deps
+	selftests/check
+
+demo:
+	tools/install-deps
+	tools/lab/run
+
+# Not the kernel's own M= clean: it deletes every *.ko and modules.order
+# below this folder, the test kernels' modules in .cache among them.
+modules-clean:
+	rm -f kmod/*.o kmod/*.ko kmod/*.mod kmod/*.mod.c kmod/.*.cmd kmod/.*.d \
+		kmod/modules.order Module.symvers modules.order .*.cmd
+
+clean: modules-clean
+	$(MAKE) -C tools clean
+	$(MAKE) -C selftests clean
+	rm -rf .cache
+
+.PHONY: all modules tools install check demo modules-clean clean
