@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# A small RoCE fabric inside one VM, for selftests and labs.
+#
+# Every host is a veth pair: the host end (roceN, with its IPv4/IPv6 address
+# and an rxe device rxeN on it) stays in init_net, because on 6.1 rxe only
+# works there; the other end (swpN) is a port of a bridge in the switch
+# namespace. Policy routing makes traffic between two host addresses leave
+# through the host's veth instead of short-cutting through lo, so every RoCE
+# packet crosses the switch, where a congestion point (a rate limit and ECN
+# marking) can sit on the port towards any host.
+#
+#   topo_setup N              hosts 1..N (N <= 16)
+#   topo_bottleneck H RATE [red MIN MAX PROB LIMIT | fifo LIMIT]
+#                             congestion point on the switch port towards H
+#   topo_teardown             remove all of it
+#
+# Tunables (set before topo_setup): TOPO_NET4, TOPO_NET6, TOPO_MTU.
+
+TOPO_NS=${TOPO_NS:-rxsw}
+TOPO_NET4=${TOPO_NET4:-10.77.0}
+TOPO_NET6=${TOPO_NET6:-fd77::}
+TOPO_MTU=${TOPO_MTU:-1500}
+TOPO_TABLE_BASE=1000
+TOPO_RULE_PREF=10
+TOPO_LOCAL_PREF=100
+topo_hosts=0
+
+topo_ip4() { echo "$TOPO_NET4.$1"; }
+topo_ip6() { echo "$TOPO_NET6$1"; }
+topo_dev() { echo "roce$1"; }
+topo_port() { echo "swp$1"; }
+topo_rxe() { echo "rxe$1"; }
+topo_sw() { ip netns exec "$TOPO_NS" "$@"; }
+
+topo_setup() {
+	local n=$1 i j mac
+
+	[ "$n" -ge 2 ] && [ "$n" -le 16 ] || { echo "topo_setup: 2..16 hosts" >&2; return 1; }
+	topo_hosts=$n
+	ip netns add "$TOPO_NS" || return 1
+	topo_sw ip link set lo up
+	topo_sw ip link add br0 type bridge
+	topo_sw ip link set br0 up
+
+	for i in $(seq "$n"); do
+		ip link add "$(topo_dev "$i")" mtu "$TOPO_MTU" type veth \
+			peer name "$(topo_port "$i")" mtu "$TOPO_MTU" netns "$TOPO_NS" || return 1
+		topo_sw ip link set "$(topo_port "$i")" master br0 up
+		ip addr add "$(topo_ip4 "$i")/24" dev "$(topo_dev "$i")"
+		ip addr add "$(topo_ip6 "$i")/64" dev "$(topo_dev "$i")" nodad
+		ip link set "$(topo_dev "$i")" up
+		sysctl -qw "net.ipv4.conf.$(topo_dev "$i").accept_local=1" \
+			"net.ipv4.conf.$(topo_dev "$i").rp_filter=0"
+	done
+	sysctl -qw net.ipv4.conf.all.accept_local=1 net.ipv4.conf.all.rp_filter=0
+
+	# Locally generated packets from one host address to another use the
+	# source host's table (iif lo keeps arriving packets out of it); the
+	# local table moves below these rules.
+	for i in $(seq "$n"); do
+		for j in $(seq "$n"); do
+			[ "$i" = "$j" ] && continue
+			ip rule add from "$(topo_ip4 "$i")" to "$(topo_ip4 "$j")" iif lo \
+				lookup $((TOPO_TABLE_BASE + i)) pref $TOPO_RULE_PREF
+			ip -6 rule add from "$(topo_ip6 "$i")" to "$(topo_ip6 "$j")" iif lo \
+				lookup $((TOPO_TABLE_BASE + i)) pref $TOPO_RULE_PREF
+			ip route add "$(topo_ip4 "$j")" dev "$(topo_dev "$i")" \
+				src "$(topo_ip4 "$i")" table $((TOPO_TABLE_BASE + i))
+			ip -6 route add "$(topo_ip6 "$j")" dev "$(topo_dev "$i")" \
+				src "$(topo_ip6 "$i")" table $((TOPO_TABLE_BASE + i))
+			# Static neighbours: a host would not answer ARP/ND for
+			# an address that is local to the one asking.
+			mac=$(cat "/sys/class/net/$(topo_dev "$j")/address")
+			ip neigh replace "$(topo_ip4 "$j")" lladdr "$mac" \
+				dev "$(topo_dev "$i")" nud permanent
+			ip -6 neigh replace "$(topo_ip6 "$j")" lladdr "$mac" \
+				dev "$(topo_dev "$i")" nud permanent
+		done
+	done
+	ip rule del pref 0 lookup local
+	ip rule add pref $TOPO_LOCAL_PREF lookup local
+	ip -6 rule del pref 0 lookup local
+	ip -6 rule add pref $TOPO_LOCAL_PREF lookup local
+
+	for i in $(seq "$n"); do
+		rdma link add "$(topo_rxe "$i")" type rxe netdev "$(topo_dev "$i")" || return 1
+	done
+}
+
+topo_teardown() {
+	local i
+
+	for i in $(seq "$topo_hosts"); do
+		rdma link del "$(topo_rxe "$i")" 2>/dev/null
+		ip route flush table $((TOPO_TABLE_BASE + i)) 2>/dev/null
+		ip -6 route flush table $((TOPO_TABLE_BASE + i)) 2>/dev/null
+	done
+	while ip rule del pref $TOPO_RULE_PREF 2>/dev/null; do :; done
+	while ip -6 rule del pref $TOPO_RULE_PREF 2>/dev/null; do :; done
+	if ! ip rule show pref 0 | grep -q local; then
+		ip rule add pref 0 lookup local
+		ip rule del pref $TOPO_LOCAL_PREF lookup local
+	fi
+	if ! ip -6 rule show pref 0 | grep -q local; then
+		ip -6 rule add pref 0 lookup local
+		ip -6 rule del pref $TOPO_LOCAL_PREF lookup local
+	fi
+	# Deleting the namespace deletes the switch ends, and with them the
+	# host ends of the veth pairs.
+	ip netns del "$TOPO_NS" 2>/dev/null
+	topo_hosts=0
+}
+
+# topo_expand6 ADDR: an IPv6 address in the full form sysfs shows GIDs in.
+topo_expand6() {
+	local addr=$1 head tail groups=() g n
+	head=${addr%%::*}
+	if [ "$head" != "$addr" ]; then
+		tail=${addr#*::}
+		n=$((8 - $(echo "$head:$tail" | tr ':' '\n' | grep -c .)))
+		addr=$head$(printf ':0%.0s' $(seq "$n")):$tail
+		addr=${addr#:}
+		addr=${addr%:}
+	fi
+	IFS=: read -ra groups <<<"$addr"
+	for g in "${groups[@]}"; do
+		printf '%04x:' "0x$g"
+	done | sed 's/:$/\n/' 
+}
+
+# topo_gid_index HOST 4|6: the GID index of the host's IPv4 or global IPv6
+# address on its rxe device (perftest's -x). rxe adds GIDs in address order,
+# so they are looked up, not assumed.
+topo_gid_index() {
+	local h=$1 want port gid g idx type
+	if [ "$2" = 4 ]; then
+		want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+			$(topo_ip4 "$h" | tr . ' '))
+	else
+		want=$(topo_expand6 "$(topo_ip6 "$h")")
+	fi
+	port=/sys/class/infiniband/$(topo_rxe "$h")/ports/1
+	# The table has hundreds of slots; shell builtins keep the scan cheap
+	# under emulation.
+	for g in "$port"/gids/*; do
+		idx=${g##*/}
+		read -r gid <"$g" 2>/dev/null || continue
+		[ "$gid" = "$want" ] || continue
+		read -r type <"$port/gid_attrs/types/$idx" 2>/dev/null || continue
+		[ "$type" = "RoCE v2" ] || continue
+		echo "$idx"
+		return 0
+	done
+	return 1
+}
+
+# topo_bottleneck HOST RATE [red MIN MAX PROB LIMIT | fifo LIMIT]
+# Limit the switch port towards HOST to RATE (tc units, e.g. 50mbit) with an
+# HTB class, queueing in RED with ECN marking (thresholds and limit in bytes,
+# probability 0..1) or in a plain tail-drop FIFO of LIMIT packets.
+topo_bottleneck() {
+	local port rate=$2 kind=${3:-red} burst
+	port=$(topo_port "$1")
+	topo_sw tc qdisc del dev "$port" root 2>/dev/null
+	topo_sw tc qdisc add dev "$port" root handle 1: htb default 1 || return 1
+	topo_sw tc class add dev "$port" parent 1: classid 1:1 htb rate "$rate" ceil "$rate" || return 1
+	case $kind in
+	red)
+		# RED's burst: packets of avpkt that may pass before marking
+		# starts, the customary (2 * min + max) / (3 * avpkt).
+		burst=$(((2 * $4 + $5) / (3 * 1000) + 1))
+		topo_sw tc qdisc add dev "$port" parent 1:1 handle 10: red \
+			limit "$7" min "$4" max "$5" avpkt 1000 burst "$burst" \
+			probability "$6" bandwidth "$rate" ecn
+		;;
+	fifo)
+		topo_sw tc qdisc add dev "$port" parent 1:1 handle 10: pfifo limit "$4"
+		;;
+	*) echo "topo_bottleneck: unknown queue $kind" >&2; return 1 ;;
+	esac
+}
+
+# topo_qdisc_stats HOST: the switch port's leaf qdisc statistics as JSON
+# (bytes, packets, drops, backlog, qlen, and RED's marked/early/pdrop).
+topo_qdisc_stats() {
+	topo_sw tc -s -j qdisc show dev "$(topo_port "$1")" parent 1:1
+}
+
+# topo_port_bytes HOST rx|tx: bytes the switch port towards HOST received
+# from it or sent to it.
+topo_port_bytes() {
+	topo_sw ip -s -j link show dev "$(topo_port "$1")" |
+		jq ".[0].stats64.$2.bytes"
+}
