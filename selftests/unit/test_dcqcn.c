@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the DCQCN core (kmod/dcqcn.c), run on the host.
+ *
+ * Every expected value is worked out by hand from the formulas in the
+ * comment above it, never by running the code under test. Integer division
+ * truncates; "half way" rounds up: Rc' = (Rc + Rt + 1) / 2.
+ */
+#include <string.h>
+
+#include "dcqcn.h"
+#include "tap.h"
+
+#define US 1000ULL		/* ns */
+#define LINE_10G 10000000U	/* kb/s */
+
+/* mlx5 defaults, but alpha frozen: its period is the longest legal one. */
+static struct dcqcn_params mlx5_fixed_alpha(void)
+{
+	struct dcqcn_params p = dcqcn_preset_mlx5;
+
+	p.dce_tcp_rtt_us = DCQCN_TIME_MAX_US;
+	return p;
+}
+
+static void test_first_cnp(void)
+{
+	struct dcqcn_params p = dcqcn_preset_mlx5;
+	struct dcqcn_flow f;
+
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	tap_is(f.rc_kbps, LINE_10G, "new flow starts at line rate");
+	tap_is(f.alpha, 1023, "new flow starts at initial_alpha");
+
+	/*
+	 * cut = 10000000 * 1023 >> 11 = 10230000000 / 2048 = 4995117 (.1875)
+	 * bound = 10000000 * (100 - 50) / 100 = 5000000, not binding
+	 * Rc = 10000000 - 4995117 = 5004883, Rt = the old Rc
+	 */
+	tap_is(dcqcn_on_cnp(&f, &p, 0), DCQCN_CNP_CUT, "first CNP cuts");
+	tap_is(f.rc_kbps, 5004883, "first CNP: Rc = Rc - Rc * alpha / 2");
+	tap_is(f.rt_kbps, LINE_10G, "first CNP: Rt = old Rc");
+	tap_is(f.limited, 1, "first CNP starts rate limiting");
+	tap_is(f.cuts, 1, "first CNP counted as a cut");
+
+	/*
+	 * Alpha periods of 1 us. 1 us: CNP in the period,
+	 * 1023 * 1019 >> 10 = 1042437 >> 10 = 1018, + (1024 - 1019) = 1023.
+	 * 2 us: 1018. 3 us: 1018 * 1019 = 1037342 >> 10 = 1013.
+	 */
+	dcqcn_advance(&f, &p, 1 * US);
+	tap_is(f.alpha, 1023, "alpha after a period with a CNP");
+	dcqcn_advance(&f, &p, 3 * US);
+	tap_is(f.alpha, 1013, "alpha decays without CNPs");
+
+	/*
+	 * Timer events every 300 us, F = 1, byte stage 0:
+	 * 300 us: stages (0, 0) < F: fast recovery,
+	 *   Rc = (5004883 + 10000000 + 1) / 2 = 7502442
+	 * 600 us: timer stage 1 >= F: additive, Rt = 10005000 capped at the
+	 *   line rate, Rc = (7502442 + 10000001) / 2 = 8751221
+	 */
+	dcqcn_advance(&f, &p, 300 * US);
+	tap_is(f.rc_kbps, 7502442, "300 us: fast recovery half way to Rt");
+	tap_is(f.fast_recovery, 1, "300 us: one fast recovery step");
+	dcqcn_advance(&f, &p, 600 * US);
+	tap_is(f.rc_kbps, 8751221, "600 us: additive increase");
+	tap_is(f.rt_kbps, LINE_10G, "600 us: Rt capped at the line rate");
+	tap_is(f.additive, 1, "600 us: one additive step");
+}
+
+static void test_rate_on_first_cnp(void)
+{
+	struct dcqcn_params p = dcqcn_preset_mlx5;
+	struct dcqcn_flow f;
+
+	p.rate_to_set_on_first_cnp_mbps = 1000;
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	tap_is(dcqcn_on_cnp(&f, &p, 0), DCQCN_CNP_FIRST_SET,
+	       "rate_to_set_on_first_cnp: first CNP sets the rate");
+	tap_is(f.rc_kbps, 1000000, "rate_to_set_on_first_cnp: Rc = 1000 Mb/s");
+	tap_is(f.rt_kbps, LINE_10G, "rate_to_set_on_first_cnp: Rt = old Rc");
+
+	/*
+	 * A second CNP of a limited flow is an ordinary cut, with the alpha
+	 * of 10 us later (g = 1019, a' = a * 1019 >> 10, periods of 1 us):
+	 * 1 us 1023 (CNP in the period), 2 us 1018, 3 us 1013, 4 us 1008,
+	 * 5 us 1027152 >> 10 = 1003, 6 us 998, 7 us 993, 8 us 988, 9 us 983,
+	 * 10 us 1001677 >> 10 = 978.
+	 * cut = 1000000 * 978 >> 11 = 477539, Rc = 522461.
+	 */
+	tap_is(dcqcn_on_cnp(&f, &p, 10 * US), DCQCN_CNP_CUT,
+	       "rate_to_set_on_first_cnp: later CNPs cut");
+	tap_is(f.alpha, 978, "alpha after 9 periods without CNPs");
+	tap_is(f.rc_kbps, 522461, "rate_to_set_on_first_cnp: later cut by alpha");
+}
+
+static void test_alpha(void)
+{
+	struct dcqcn_params p = dcqcn_preset_paper;
+	struct dcqcn_flow f;
+
+	/*
+	 * g = 1020, periods of 55 us, alpha from 0, a CNP in each period:
+	 * a' = a * 1020 >> 10 + 4:  0 -> 4; 4080 >> 10 = 3 -> 7;
+	 * 7140 >> 10 = 6 -> 10; 10200 >> 10 = 9 -> 13.
+	 */
+	p.initial_alpha = 0;
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 1 * US);
+	dcqcn_advance(&f, &p, 55 * US);
+	tap_is(f.alpha, 4, "alpha rises on a CNP (0 -> 4)");
+	dcqcn_on_cnp(&f, &p, 60 * US);
+	dcqcn_advance(&f, &p, 110 * US);
+	tap_is(f.alpha, 7, "alpha rises on a CNP (4 -> 7)");
+	dcqcn_on_cnp(&f, &p, 120 * US);
+	dcqcn_on_cnp(&f, &p, 130 * US);
+	dcqcn_advance(&f, &p, 165 * US);
+	tap_is(f.alpha, 10, "two CNPs in one period count once (7 -> 10)");
+	dcqcn_on_cnp(&f, &p, 170 * US);
+	dcqcn_advance(&f, &p, 220 * US);
+	tap_is(f.alpha, 13, "alpha rises on a CNP (10 -> 13)");
+	/* No CNP: 13260 >> 10 = 12, then 12240 >> 10 = 11. */
+	dcqcn_advance(&f, &p, 275 * US);
+	tap_is(f.alpha, 12, "alpha decays without CNPs (13 -> 12)");
+	dcqcn_advance(&f, &p, 330 * US);
+	tap_is(f.alpha, 11, "alpha decays without CNPs (12 -> 11)");
+
+	/*
+	 * A long idle time: alpha reaches 0 and the periods are skipped in
+	 * bulk. After 1 s the next update is the next multiple of 55 us:
+	 * 1000000 / 55 = 18181.8, so 18182 * 55 us = 1000010 us.
+	 */
+	dcqcn_advance(&f, &p, 1000000 * US);
+	tap_is(f.alpha, 0, "alpha decays to 0 over a long idle time");
+	tap_is(dcqcn_next_event_ns(&f), 1000010 * US,
+	       "alpha periods stay on their grid after an idle time");
+}
+
+static void test_min_dec_fac(void)
+{
+	struct dcqcn_params p = mlx5_fixed_alpha();
+	struct dcqcn_flow f;
+
+	/* gd 10: cut = Rc * 1023 / 1024 = 9990234, bound 50%: Rc = 5000000. */
+	p.gd = 10;
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	tap_is(f.rc_kbps, 5000000, "min_dec_fac 50 bounds the cut to half");
+
+	/* min_dec_fac 80: cut <= 10000000 * 20 / 100 = 2000000. */
+	p.min_dec_fac = 80;
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	tap_is(f.rc_kbps, 8000000, "min_dec_fac 80 keeps 80% of Rc");
+
+	/* min_dec_fac 100 allows no cut at all. */
+	p.min_dec_fac = 100;
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	tap_is(f.rc_kbps, LINE_10G, "min_dec_fac 100 leaves Rc unchanged");
+}
+
+static void test_min_max_rate(void)
+{
+	struct dcqcn_params p = mlx5_fixed_alpha();
+	struct dcqcn_flow f;
+
+	/* The cut would give 5004883, the floor is 6000 Mb/s. */
+	p.min_rate_mbps = 6000;
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	tap_is(f.rc_kbps, 6000000, "min_rate is the floor of Rc");
+
+	/*
+	 * max_rate 2000 Mb/s on a 10 Gb/s link: the flow starts there and
+	 * is cut from there: 2000000 * 1023 >> 11 = 999023, Rc = 1000977.
+	 */
+	p = mlx5_fixed_alpha();
+	p.max_rate_mbps = 2000;
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	tap_is(f.rc_kbps, 2000000, "max_rate is the ceiling of a new flow");
+	dcqcn_on_cnp(&f, &p, 0);
+	tap_is(f.rc_kbps, 1000977, "cut from the max_rate ceiling");
+	tap_is(f.rt_kbps, 2000000, "Rt from the max_rate ceiling");
+	/*
+	 * 300 us fast recovery: (1000977 + 2000001) / 2 = 1500489;
+	 * 600 us additive: Rt = 2005000 capped to 2000000,
+	 * Rc = (1500489 + 2000001) / 2 = 1750245.
+	 */
+	dcqcn_advance(&f, &p, 600 * US);
+	tap_is(f.rt_kbps, 2000000, "additive increase stops at max_rate");
+	tap_is(f.rc_kbps, 1750245, "recovery towards max_rate");
+
+	/* Lowering max_rate takes effect on a running flow at once. */
+	p.max_rate_mbps = 1000;
+	dcqcn_advance(&f, &p, 601 * US);
+	tap_is(f.rc_kbps, 1000000, "a lowered max_rate caps Rc at once");
+	tap_is(f.rt_kbps, 1000000, "a lowered max_rate caps Rt at once");
+}
+
+static void test_clamp(void)
+{
+	struct dcqcn_params p = mlx5_fixed_alpha();
+	struct dcqcn_flow f;
+
+	/*
+	 * Second cut 100 us after the first, stages still 0:
+	 * Rc = 5004883 - (5004883 * 1023 >> 11 = 5119995309 / 2048 = 2499997)
+	 *    = 2504886; the bound 2502441 does not bind.
+	 */
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	dcqcn_on_cnp(&f, &p, 100 * US);
+	tap_is(f.rc_kbps, 2504886, "second cut by alpha / 2");
+	tap_is(f.rt_kbps, LINE_10G, "no clamp, stages 0: Rt kept");
+
+	p.clamp_tgt_rate = 1;
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	dcqcn_on_cnp(&f, &p, 100 * US);
+	tap_is(f.rt_kbps, 5004883, "clamp_tgt_rate: Rt = Rc on every cut");
+
+	/* clamp_tgt_rate_ati after one timer event (300 us: Rc = 7502442). */
+	p = mlx5_fixed_alpha();
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	dcqcn_on_cnp(&f, &p, 350 * US);
+	tap_is(f.rt_kbps, 7502442, "clamp_tgt_rate_ati: Rt = Rc once the timer stage > 0");
+
+	p.clamp_tgt_rate_ati = 0;
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	dcqcn_on_cnp(&f, &p, 350 * US);
+	tap_is(f.rt_kbps, LINE_10G, "no clamp_tgt_rate_ati: Rt kept after a timer event");
+}
+
+/*
+ * Timer only (byte counter off), F = 5, T = 55 us, R_AI 40, R_HAI 200 Mb/s,
+ * clamp_tgt_rate. Cut at 0: Rc 5004883, Rt 10000000; cut at 10 us:
+ * Rt = 5004883, Rc = 2504886. Timer events from 65 us every 55 us:
+ *   FR  65: (2504886 + 5004883 + 1) / 2 = 3754885
+ *   FR 120: (3754885 + 5004884) / 2 = 4379884
+ *   FR 175: (4379884 + 5004884) / 2 = 4692384
+ *   FR 230: (4692384 + 5004884) / 2 = 4848634
+ *   FR 285: (4848634 + 5004884) / 2 = 4926759
+ *   AI 340: Rt 5044883, Rc (4926759 + 5044884) / 2 = 4985821
+ *   HAI 395: Rt 5244883, Rc (4985821 + 5244884) / 2 = 5115352
+ *   HAI 450: Rt 5444883, Rc (5115352 + 5444884) / 2 = 5280118
+ */
+static struct dcqcn_params paper_timer_only(void)
+{
+	struct dcqcn_params p = dcqcn_preset_paper;
+
+	p.byte_reset = 0;
+	p.dce_tcp_rtt_us = DCQCN_TIME_MAX_US;
+	return p;
+}
+
+static void test_increase_stages(void)
+{
+	static const u32 rc_after[] = {
+		3754885, 4379884, 4692384, 4848634, 4926759, 4985821, 5115352, 5280118,
+	};
+	struct dcqcn_params p = paper_timer_only();
+	struct dcqcn_flow f;
+	char name[80];
+	unsigned int i;
+
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	dcqcn_on_cnp(&f, &p, 10 * US);
+	tap_is(f.rt_kbps, 5004883, "stages: clamped Rt after the second cut");
+	tap_is(f.rc_kbps, 2504886, "stages: Rc after the second cut");
+
+	for (i = 0; i < sizeof(rc_after) / sizeof(rc_after[0]); i++) {
+		dcqcn_advance(&f, &p, (65 + 55 * i) * US);
+		snprintf(name, sizeof(name), "timer event %u: Rc", i + 1);
+		tap_is(f.rc_kbps, rc_after[i], name);
+		if (i == 4) {
+			tap_is(f.fast_recovery, 5, "F = 5 fast recovery steps");
+			tap_is(f.rt_kbps, 5004883, "fast recovery leaves Rt alone");
+		}
+	}
+	tap_is(f.additive, 1, "then one additive step");
+	tap_is(f.hyper, 2, "then hyper increase");
+	tap_is(f.rt_kbps, 5444883, "hyper increase adds R_HAI per event");
+	tap_is(f.timer_stage, 8, "timer stage counts events");
+}
+
+static void test_byte_counter(void)
+{
+	static const u32 rc_after[] = {
+		3754885, 4379884, 4692384, 4848634, 4926759, 4985821, 5035352,
+	};
+	struct dcqcn_params p = paper_timer_only();
+	struct dcqcn_flow f;
+	char name[80];
+	unsigned int i;
+
+	/*
+	 * The same recovery, driven by a byte counter of 16 * 64 = 1024 bytes
+	 * with the timer out of the way. With the timer stage at 0, hyper
+	 * increase (both stages > F) never comes: event 7 is additive again,
+	 * Rt 5084883, Rc (4985821 + 5084884) / 2 = 5035352.
+	 */
+	p.byte_reset = 16;
+	p.time_reset_us = DCQCN_TIME_MAX_US;
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	dcqcn_on_cnp(&f, &p, 10 * US);
+	dcqcn_on_bytes_sent(&f, &p, 1023, 11 * US);
+	tap_is(f.rc_kbps, 2504886, "byte counter: no event below 1024 bytes");
+	dcqcn_on_bytes_sent(&f, &p, 1, 11 * US);
+	tap_is(f.rc_kbps, rc_after[0], "byte counter: event at 1024 bytes");
+	for (i = 1; i < sizeof(rc_after) / sizeof(rc_after[0]); i++) {
+		dcqcn_on_bytes_sent(&f, &p, 1024, 12 * US);
+		snprintf(name, sizeof(name), "byte event %u: Rc", i + 1);
+		tap_is(f.rc_kbps, rc_after[i], name);
+	}
+	tap_is(f.byte_stage, 7, "byte stage counts events");
+	tap_is(f.fast_recovery, 5, "byte counter: F fast recovery steps");
+	tap_is(f.additive, 2, "byte counter alone: additive, never hyper");
+
+	/* One call of 3 units runs 3 events: stage 7 -> 10. */
+	dcqcn_on_bytes_sent(&f, &p, 3 * 1024, 13 * US);
+	tap_is(f.byte_stage, 10, "several byte events in one call");
+}
+
+static void test_monitor_period(void)
+{
+	struct dcqcn_params p = mlx5_fixed_alpha();
+	struct dcqcn_flow f;
+
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	tap_is(dcqcn_on_cnp(&f, &p, 2 * US), DCQCN_CNP_IGNORED_MONITOR,
+	       "CNP 2 us after a cut is inside the 4 us monitor period");
+	tap_is(f.rc_kbps, 5004883, "ignored CNP leaves Rc alone");
+	tap_is(f.monitor_ignored, 1, "ignored CNP counted");
+	tap_is(dcqcn_on_cnp(&f, &p, 4 * US), DCQCN_CNP_CUT,
+	       "CNP 4 us after a cut cuts again");
+	tap_is(f.cuts, 2, "two cuts counted");
+
+	p.rate_reduce_monitor_period_us = 0;
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	tap_is(dcqcn_on_cnp(&f, &p, 0), DCQCN_CNP_CUT,
+	       "monitor period 0: every CNP cuts");
+}
+
+static void test_recovery_ends(void)
+{
+	struct dcqcn_params p = mlx5_fixed_alpha();
+	struct dcqcn_flow f;
+
+	/*
+	 * After the cut the gap to the line rate halves (rounded up) at each
+	 * timer event; it is 4995117 after the cut, so it closes within
+	 * 23 events (2^23 > 4995117): by 23 * 300 us the flow is unlimited.
+	 */
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	dcqcn_advance(&f, &p, 23 * 300 * US);
+	tap_is(f.rc_kbps, LINE_10G, "recovery reaches the line rate");
+	tap_is(f.limited, 0, "recovered flow is no longer limited");
+	tap_is(dcqcn_next_event_ns(&f), f.alpha_next_ns,
+	       "recovered flow has no timer event pending");
+}
+
+static void test_validation(void)
+{
+	struct dcqcn_params p;
+	char name[120];
+	int id;
+
+	tap_is(dcqcn_params_check(&dcqcn_preset_mlx5), (u64)-1, "mlx5 preset is valid");
+	tap_is(dcqcn_params_check(&dcqcn_preset_paper), (u64)-1, "paper preset is valid");
+
+	for (id = 0; id < DCQCN_P_COUNT; id++) {
+		const struct dcqcn_param_info *info = &dcqcn_param_info[id];
+
+		p = dcqcn_preset_mlx5;
+		dcqcn_param_set(&p, id, info->max + 1);
+		snprintf(name, sizeof(name), "%s above %u rejected", info->mlx5_name, info->max);
+		tap_is(dcqcn_params_check(&p), id, name);
+		if (info->min > 0) {
+			p = dcqcn_preset_mlx5;
+			dcqcn_param_set(&p, id, info->min - 1);
+			snprintf(name, sizeof(name), "%s below %u rejected",
+				 info->mlx5_name, info->min);
+			tap_is(dcqcn_params_check(&p), id, name);
+		}
+		p = dcqcn_preset_mlx5;
+		dcqcn_param_set(&p, id, info->max);
+		if (id == DCQCN_P_MIN_RATE)
+			p.max_rate_mbps = 0;
+		snprintf(name, sizeof(name), "%s at its maximum %u accepted",
+			 info->mlx5_name, info->max);
+		tap_is(dcqcn_params_check(&p), (u64)-1, name);
+	}
+
+	p = dcqcn_preset_mlx5;
+	p.max_rate_mbps = 100;
+	p.min_rate_mbps = 200;
+	tap_is(dcqcn_params_check(&p), DCQCN_P_MIN_RATE, "min_rate above max_rate rejected");
+
+	tap_is(dcqcn_param_get(&dcqcn_preset_mlx5, DCQCN_P_AI_RATE), 5,
+	       "parameter ids index the struct (ai_rate)");
+	tap_ok(!strcmp(dcqcn_param_info[DCQCN_P_DCE_TCP_G].mlx5_name, "rp_dce_tcp_g") &&
+	       !strcmp(dcqcn_param_info[DCQCN_P_AI_RATE].key, "ai-rate"),
+	       "parameter names follow mlx5 and rocectl");
+}
+
+static void test_extremes(void)
+{
+	const u32 line = DCQCN_RATE_MAX_MBPS * DCQCN_KBPS_PER_MBPS;	/* 4e8 */
+	struct dcqcn_params p = dcqcn_preset_mlx5;
+	struct dcqcn_flow f;
+
+	/*
+	 * 400 Gb/s with the most extreme legal knobs: gd 0 makes the cut
+	 * Rc * 1023, min_dec_fac 1 bounds it to 99%: Rc = 4000000. Increases
+	 * add up to 400 Gb/s to Rt, which the ceiling caps.
+	 */
+	p.gd = 0;
+	p.min_dec_fac = 1;
+	p.ai_rate_mbps = DCQCN_RATE_MAX_MBPS;
+	p.hai_rate_mbps = DCQCN_RATE_MAX_MBPS;
+	p.max_rate_mbps = DCQCN_RATE_MAX_MBPS;
+	p.time_reset_us = 1;
+	p.byte_reset = 1;
+	p.threshold = 1;
+	p.dce_tcp_g = DCQCN_G_MAX;
+	p.dce_tcp_rtt_us = 1;
+	p.rate_reduce_monitor_period_us = 0;
+	tap_is(dcqcn_params_check(&p), (u64)-1, "extreme parameters are legal");
+
+	dcqcn_init(&f, &p, line, 0);
+	dcqcn_on_cnp(&f, &p, 0);
+	tap_is(f.rc_kbps, 4000000, "400G: cut bounded to 99% without overflow");
+	/* First timer event at 1 us, stages (0, 0): fast recovery,
+	 * (4000000 + 400000000 + 1) / 2 = 202000000.
+	 */
+	dcqcn_advance(&f, &p, 1 * US);
+	tap_is(f.rc_kbps, 202000000, "400G: fast recovery without overflow");
+	/* Event 2 (64 bytes, byte stage 0, timer stage 1): additive, Rt capped,
+	 * (202000000 + 400000001) / 2 = 301000000.
+	 */
+	dcqcn_on_bytes_sent(&f, &p, 64, 1 * US);
+	tap_is(f.rc_kbps, 301000000, "400G: additive increase capped at the ceiling");
+	tap_is(f.rt_kbps, line, "400G: Rt at the ceiling");
+
+	/* Longest frame time: 2^32 - 1 bytes at 1 Mb/s = 4294967295 * 8000 ns. */
+	tap_is(dcqcn_tx_time_ns(0xffffffffU, 1000), 34359738360000ULL,
+	       "tx time of 4 GiB at 1 Mb/s without overflow");
+	tap_is(dcqcn_tx_time_ns(1500, line), 30, "tx time of 1500 bytes at 400 Gb/s");
+	tap_is(sizeof(struct dcqcn_flow), 72, "per-flow state is 72 bytes");
+}
+
+int main(void)
+{
+	test_first_cnp();
+	test_rate_on_first_cnp();
+	test_alpha();
+	test_min_dec_fac();
+	test_min_max_rate();
+	test_clamp();
+	test_increase_stages();
+	test_byte_counter();
+	test_monitor_period();
+	test_recovery_ends();
+	test_validation();
+	test_extremes();
+	return tap_done();
+}
