@@ -3,47 +3,48 @@
  * rxe_cc: DCQCN congestion control for the soft-RoCE driver (rdma_rxe).
  *
  * The module watches rxe's RoCEv2 traffic from the outside: it never patches
- * rxe and only uses exported IB core and netfilter interfaces.
+ * rxe and only uses exported IB core and netfilter interfaces. Units:
+ * dev.c (rxe devices), qp.c (per-QP state), hook.c (the packet path), np.c
+ * (CNPs out), rp.c (CNPs in), pacer.c, netlink.c, and the DCQCN arithmetic
+ * in dcqcn.c.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <rdma/ib_verbs.h>
+#include <net/genetlink.h>
 
 #include "rxe_cc.h"
-
-static int rxe_cc_add_one(struct ib_device *ibdev)
-{
-	if (ibdev->ops.driver_id != RDMA_DRIVER_RXE)
-		return -EOPNOTSUPP;
-	return 0;
-}
-
-static void rxe_cc_remove_one(struct ib_device *ibdev, void *client_data)
-{
-}
-
-static struct ib_client rxe_cc_client = {
-	.name = "rxe_cc",
-	.add = rxe_cc_add_one,
-	.remove = rxe_cc_remove_one,
-};
 
 static int __init rxe_cc_init(void)
 {
 	int err;
 
-	err = ib_register_client(&rxe_cc_client);
+	err = rxe_cc_dev_init();
 	if (err)
 		return err;
+	err = rxe_cc_hooks_init();
+	if (err)
+		goto err_dev;
+	err = rxe_cc_netlink_init();
+	if (err)
+		goto err_hooks;
 	pr_info("version " RXE_CC_VERSION " loaded\n");
 	return 0;
+
+err_hooks:
+	rxe_cc_hooks_exit();
+err_dev:
+	rxe_cc_dev_exit();
+	return err;
 }
 
+/* Hooks go first, so nothing is held any more when the devices go. */
 static void __exit rxe_cc_exit(void)
 {
-	ib_unregister_client(&rxe_cc_client);
+	rxe_cc_netlink_exit();
+	rxe_cc_hooks_exit();
+	rxe_cc_dev_exit();
 }
 
 module_init(rxe_cc_init);
@@ -55,3 +56,4 @@ MODULE_LICENSE("GPL");
 MODULE_VERSION(RXE_CC_VERSION);
 /* rxe_cc hooks rxe traffic: loading it without rxe makes no sense. */
 MODULE_SOFTDEP("pre: rdma_rxe");
+MODULE_ALIAS_GENL_FAMILY(RXE_CC_FAMILY_NAME);

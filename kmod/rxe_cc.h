@@ -1,7 +1,189 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rxe_cc internals: the device and QP bookkeeping shared by the units
+ * (dev.c, qp.c, hook.c, np.c, rp.c, pacer.c, netlink.c).
+ */
 #ifndef _RXE_CC_H
 #define _RXE_CC_H
 
+#include <linux/hashtable.h>
+#include <linux/hrtimer.h>
+#include <linux/in6.h>
+#include <linux/netdevice.h>
+#include <linux/rbtree.h>
+#include <linux/skbuff.h>
+#include <linux/workqueue.h>
+#include <linux/rxe_cc.h>
+
+#include "dcqcn.h"
+
 #define RXE_CC_VERSION "0.1.0"
+
+/* Counter ids are the netlink attribute ids. */
+#define RXE_CC_NSTATS (RXE_CC_A_STAT_MAX + 1)
+
+struct rxe_cc_np_params {
+	u32 enable;
+	u32 min_time_between_cnps_us;
+	u32 per_port;
+	u32 cnp_dscp;
+	u32 cnp_prio;
+	u32 cnp_prio_mode;
+};
+
+#define RXE_CC_NP_MIN_TIME_MAX_US	DCQCN_TIME_MAX_US
+#define RXE_CC_DSCP_MAX			63
+#define RXE_CC_PRIO_MAX			7
+
+/*
+ * A device's configuration. Readers in the packet path take it under RCU;
+ * writers build a new copy and swap it in, so every packet sees one
+ * consistent set.
+ */
+struct rxe_cc_config {
+	u32 rp_enable;
+	struct dcqcn_params rp;
+	struct rxe_cc_np_params np;
+	struct rcu_head rcu;
+};
+
+struct rxe_cc_dev_stats {
+	u64 v[RXE_CC_NSTATS];
+};
+
+#define RXE_CC_QP_HASH_BITS	10
+/* QP state outlives the QP's last packet by this long, for readers. */
+#define RXE_CC_QP_LINGER_MS	60000
+/* Bound on the QPs tracked per device, against state floods. */
+#define RXE_CC_QPS_MAX		16384
+
+struct rxe_cc_dev {
+	struct list_head list;			/* rxe_cc_devs, RCU */
+	struct ib_device *ibdev;
+	struct net_device *ndev;		/* reference held */
+	u32 line_kbps;
+	struct rxe_cc_config __rcu *cfg;
+	struct rxe_cc_dev_stats __percpu *stats;
+
+	spinlock_t qp_lock;			/* QP table writers */
+	DECLARE_HASHTABLE(qps, RXE_CC_QP_HASH_BITS);
+	unsigned int nr_qps;
+
+	/* Pacer: QPs with held packets, by the time their head may leave. */
+	spinlock_t pacer_lock;
+	struct rb_root pacer_tree;
+	struct hrtimer pacer_timer;
+	/* Frees held packets of QPs that are destroyed or in error. */
+	struct delayed_work qp_watch;
+	/* Drops the state of QPs idle for RXE_CC_QP_LINGER_MS. */
+	struct delayed_work qp_reap;
+
+	atomic64_t np_last_cnp_ns;		/* per-port CNP spacing */
+	bool removing;
+};
+
+struct nf_hook_state;
+
+typedef int (*rxe_cc_okfn_t)(struct net *net, struct sock *sk, struct sk_buff *skb);
+
+#define RXE_CC_QPN_UNKNOWN	U32_MAX
+
+struct rxe_cc_qp {
+	struct hlist_node hnode;
+	struct rcu_head rcu;
+	struct rxe_cc_dev *dev;
+	u32 qpn;
+	const struct sock *sk;			/* identity: a new QP has a new socket */
+
+	spinlock_t lock;			/* all below */
+	u32 remote_qpn;
+	bool peer_v6;
+	struct in6_addr peer;			/* v4 as a mapped address */
+	struct dcqcn_flow flow;
+	u64 last_cnp_ns;			/* per-QP CNP spacing */
+	unsigned long last_seen;		/* jiffies */
+
+	/* Pacer */
+	struct sk_buff_head queue;
+	struct rb_node pacer_node;		/* under dev->pacer_lock */
+	bool in_pacer_tree;
+	u64 time_next_ns;			/* when the head may leave */
+	rxe_cc_okfn_t okfn;
+	struct net *net;
+
+	u64 stats[RXE_CC_NSTATS];
+};
+
+extern struct list_head rxe_cc_devs;
+extern struct ib_client rxe_cc_client;
+
+static inline struct rxe_cc_config *rxe_cc_cfg(struct rxe_cc_dev *dev)
+{
+	return rcu_dereference(dev->cfg);
+}
+
+static inline void rxe_cc_dev_count(struct rxe_cc_dev *dev, int stat, u64 n)
+{
+	this_cpu_add(dev->stats->v[stat], n);
+}
+
+/* Counts on the QP (its lock held) and on its device. */
+static inline void rxe_cc_qp_count(struct rxe_cc_qp *qp, int stat, u64 n)
+{
+	qp->stats[stat] += n;
+	rxe_cc_dev_count(qp->dev, stat, n);
+}
+
+/* dev.c */
+int rxe_cc_dev_init(void);
+void rxe_cc_dev_exit(void);
+struct rxe_cc_dev *rxe_cc_dev_by_netdev(const struct net_device *ndev);
+struct rxe_cc_dev *rxe_cc_dev_by_name(const char *name);
+struct rxe_cc_dev *rxe_cc_dev_by_index(u32 index);
+void rxe_cc_dev_stats_sum(struct rxe_cc_dev *dev, u64 *sum);
+int rxe_cc_dev_set_config(struct rxe_cc_dev *dev, const struct rxe_cc_config *cfg);
+extern struct mutex rxe_cc_config_lock;
+
+/* qp.c */
+struct rxe_cc_qp *rxe_cc_qp_lookup(struct rxe_cc_dev *dev, u32 qpn);
+struct rxe_cc_qp *rxe_cc_qp_get_or_create(struct rxe_cc_dev *dev, u32 qpn,
+					  const struct sock *sk, u64 now_ns);
+void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
+			 int event, u32 bytes, u64 now_ns);
+void rxe_cc_qps_init(struct rxe_cc_dev *dev);
+void rxe_cc_qp_watch_kick(struct rxe_cc_dev *dev);
+void rxe_cc_qps_stop(struct rxe_cc_dev *dev);
+void rxe_cc_qps_destroy(struct rxe_cc_dev *dev);
+
+enum rxe_cc_dcqcn_event {
+	RXE_CC_DCQCN_ADVANCE,
+	RXE_CC_DCQCN_CNP,
+	RXE_CC_DCQCN_SENT,
+};
+
+/* pacer.c */
+unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
+			 struct sk_buff *skb, const struct nf_hook_state *state);
+void rxe_cc_pacer_init(struct rxe_cc_dev *dev);
+void rxe_cc_pacer_flush(struct rxe_cc_dev *dev, bool send);
+void rxe_cc_pacer_flush_qp(struct rxe_cc_qp *qp, bool send);
+
+struct roce_pkt;
+
+/* np.c */
+void rxe_cc_np_ce(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
+		  struct rxe_cc_qp *qp, struct sk_buff *skb, const struct roce_pkt *pkt);
+
+/* rp.c */
+void rxe_cc_rp_cnp(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
+		   struct sk_buff *skb, const struct roce_pkt *pkt);
+
+/* hook.c */
+int rxe_cc_hooks_init(void);
+void rxe_cc_hooks_exit(void);
+
+/* netlink.c */
+int rxe_cc_netlink_init(void);
+void rxe_cc_netlink_exit(void);
 
 #endif /* _RXE_CC_H */

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The packet path: netfilter hooks on RoCEv2 (UDP 4791), IPv4 and IPv6, in
+ * every network namespace.
+ *
+ * Egress (LOCAL_OUT, last): rxe sends each packet from its QP's kernel UDP
+ * socket, so the socket names the QP. Requests of QPs under DCQCN are marked
+ * ECN-capable and paced; responses (ACKs, READ and atomic responses) pass at
+ * once. Our own CNPs have no socket and pass untouched.
+ *
+ * Ingress (LOCAL_IN): CNPs are consumed here and fed to the reaction point
+ * (rxe does not know opcode 0x81 and would drop them); CE-marked data
+ * packets make the notification point answer with a CNP.
+ *
+ * Same-device loopback (a QP talking to a QP of the same rxe device) never
+ * enters the IP stack, so it is neither seen nor paced nor counted here.
+ */
+
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
+#include <linux/udp.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/route.h>
+#include <rdma/ib_verbs.h>
+
+#include "roce.h"
+#include "rxe_cc.h"
+
+/*
+ * Finds the BTH of a RoCEv2 packet whose IP header is at skb->data.
+ * Returns 0, -ENOENT for anything that is not RoCEv2 (not our business),
+ * -EINVAL for RoCEv2 too short to hold a BTH and an ICRC.
+ */
+int roce_parse(struct sk_buff *skb, struct roce_pkt *pkt)
+{
+	struct udphdr _udph, *udph;
+	unsigned int ip_len;
+
+	if (skb->protocol == htons(ETH_P_IP)) {
+		struct iphdr *iph = ip_hdr(skb);
+
+		if (iph->protocol != IPPROTO_UDP || ip_is_fragment(iph))
+			return -ENOENT;
+		ip_len = iph->ihl * 4;
+		pkt->v6 = false;
+		pkt->ecn = iph->tos & INET_ECN_MASK;
+		ipv6_addr_set_v4mapped(iph->saddr, &pkt->saddr);
+		ipv6_addr_set_v4mapped(iph->daddr, &pkt->daddr);
+	} else if (skb->protocol == htons(ETH_P_IPV6)) {
+		struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+		/* rxe sends no extension headers. */
+		if (ip6h->nexthdr != IPPROTO_UDP)
+			return -ENOENT;
+		ip_len = sizeof(*ip6h);
+		pkt->v6 = true;
+		pkt->ecn = ipv6_get_dsfield(ip6h) & INET_ECN_MASK;
+		pkt->saddr = ip6h->saddr;
+		pkt->daddr = ip6h->daddr;
+	} else {
+		return -ENOENT;
+	}
+
+	udph = skb_header_pointer(skb, ip_len, sizeof(_udph), &_udph);
+	if (!udph || udph->dest != htons(ROCE_V2_UDP_DPORT))
+		return -ENOENT;
+	if (ntohs(udph->len) < sizeof(*udph) + ROCE_BTH_BYTES + ROCE_ICRC_BYTES ||
+	    skb->len < ip_len + ntohs(udph->len))
+		return -EINVAL;
+	pkt->udp_len = ntohs(udph->len) - sizeof(*udph);
+	pkt->bth_off = ip_len + sizeof(*udph);
+	if (skb_copy_bits(skb, pkt->bth_off, &pkt->bth, sizeof(pkt->bth)))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The number of the QP that sent SKB from its rxe socket. sk_user_data of
+ * the socket is the QP itself on 6.1..6.9, 6.17+ and late 6.12.y, but its
+ * pool index (which equals the QP number for rxe) on 6.10..6.16: a value
+ * that is not a kernel address is an index. As a pointer it is only trusted
+ * once its first field, ib_qp->device, is the device the packet leaves by.
+ */
+static bool rxe_cc_skb_qpn(const struct sk_buff *skb, const struct rxe_cc_dev *dev,
+			   u32 *qpn)
+{
+	const struct sock *sk = skb->sk;
+	unsigned long ud;
+	const struct ib_qp *ibqp;
+
+	if (!sk || !sk_fullsock(sk) || !sk->sk_kern_sock || sk->sk_protocol != IPPROTO_UDP)
+		return false;
+	ud = (unsigned long)rcu_dereference_sk_user_data(sk);
+	if (!ud)
+		return false;
+	if (ud <= U32_MAX) {
+		*qpn = ud;
+		return true;
+	}
+	ibqp = (const struct ib_qp *)ud;
+	if (READ_ONCE(ibqp->device) != dev->ibdev)
+		return false;
+	*qpn = ibqp->qp_num;
+	return true;
+}
+
+static void rxe_cc_set_ect(struct sk_buff *skb, bool v6)
+{
+	if (v6)
+		ipv6_change_dsfield(ipv6_hdr(skb), (u8)~INET_ECN_MASK, INET_ECN_ECT_0);
+	else
+		ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK, INET_ECN_ECT_0);
+}
+
+static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,
+				  const struct nf_hook_state *state)
+{
+	struct rxe_cc_config *cfg;
+	struct rxe_cc_dev *dev;
+	struct rxe_cc_qp *qp;
+	struct roce_pkt pkt;
+	bool paced;
+	u32 qpn;
+	u64 now;
+
+	if (!skb->sk || !state->out)
+		return NF_ACCEPT;
+	dev = rxe_cc_dev_by_netdev(state->out);
+	if (!dev || !rxe_cc_skb_qpn(skb, dev, &qpn))
+		return NF_ACCEPT;
+	if (roce_parse(skb, &pkt))
+		return NF_ACCEPT;
+
+	now = ktime_get_ns();
+	qp = rxe_cc_qp_get_or_create(dev, qpn, skb->sk, now);
+	if (!qp)
+		return NF_ACCEPT;
+	cfg = rxe_cc_cfg(dev);
+	paced = cfg->rp_enable && !roce_opcode_is_response(pkt.bth.opcode);
+
+	spin_lock_bh(&qp->lock);
+	WRITE_ONCE(qp->last_seen, jiffies);
+	qp->remote_qpn = roce_bth_dest_qp(&pkt.bth);
+	qp->peer = pkt.daddr;
+	qp->peer_v6 = pkt.v6;
+	if (!paced) {
+		rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_PACKETS, 1);
+		rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_BYTES, skb->len);
+	}
+	spin_unlock_bh(&qp->lock);
+	if (!paced)
+		return NF_ACCEPT;
+
+	/* The application's own ECN choice stands. */
+	if (pkt.ecn == INET_ECN_NOT_ECT)
+		rxe_cc_set_ect(skb, pkt.v6);
+	return rxe_cc_pace(qp, &cfg->rp, skb, state);
+}
+
+static unsigned int rxe_cc_ingress(void *priv, struct sk_buff *skb,
+				   const struct nf_hook_state *state)
+{
+	struct rxe_cc_config *cfg;
+	struct rxe_cc_dev *dev;
+	struct rxe_cc_qp *qp;
+	struct roce_pkt pkt;
+	u32 qpn;
+	int err;
+
+	if (!state->in)
+		return NF_ACCEPT;
+	dev = rxe_cc_dev_by_netdev(state->in);
+	if (!dev)
+		return NF_ACCEPT;
+	err = roce_parse(skb, &pkt);
+	if (err == -ENOENT)
+		return NF_ACCEPT;
+	if (err) {
+		/* rxe drops these itself; we only count them. */
+		rxe_cc_dev_count(dev, RXE_CC_A_STAT_MALFORMED, 1);
+		return NF_ACCEPT;
+	}
+	cfg = rxe_cc_cfg(dev);
+	qpn = roce_bth_dest_qp(&pkt.bth);
+
+	if (pkt.bth.opcode == ROCE_OPCODE_CNP) {
+		rxe_cc_rp_cnp(dev, cfg, skb, &pkt);
+		consume_skb(skb);
+		return NF_STOLEN;
+	}
+
+	qp = rxe_cc_qp_lookup(dev, qpn);
+	if (!qp) {
+		rxe_cc_dev_count(dev, RXE_CC_A_STAT_UNKNOWN_QP, 1);
+		if (pkt.ecn == INET_ECN_CE)
+			rxe_cc_dev_count(dev, RXE_CC_A_STAT_ECN_MARKED, 1);
+		return NF_ACCEPT;
+	}
+	spin_lock_bh(&qp->lock);
+	WRITE_ONCE(qp->last_seen, jiffies);
+	rxe_cc_qp_count(qp, RXE_CC_A_STAT_RX_PACKETS, 1);
+	rxe_cc_qp_count(qp, RXE_CC_A_STAT_RX_BYTES, skb->len);
+	spin_unlock_bh(&qp->lock);
+	if (pkt.ecn == INET_ECN_CE)
+		rxe_cc_np_ce(dev, cfg, qp, skb, &pkt);
+	return NF_ACCEPT;
+}
+
+static const struct nf_hook_ops rxe_cc_nf_ops[] = {
+	{
+		.hook = rxe_cc_egress,
+		.pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_LOCAL_OUT,
+		/* Last, so that no later hook is skipped when we re-inject. */
+		.priority = NF_IP_PRI_LAST,
+	},
+	{
+		.hook = rxe_cc_ingress,
+		.pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_LOCAL_IN,
+		.priority = NF_IP_PRI_LAST,
+	},
+	{
+		.hook = rxe_cc_egress,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_LOCAL_OUT,
+		.priority = NF_IP6_PRI_LAST,
+	},
+	{
+		.hook = rxe_cc_ingress,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_LOCAL_IN,
+		.priority = NF_IP6_PRI_LAST,
+	},
+};
+
+static int __net_init rxe_cc_net_init(struct net *net)
+{
+	return nf_register_net_hooks(net, rxe_cc_nf_ops, ARRAY_SIZE(rxe_cc_nf_ops));
+}
+
+static void __net_exit rxe_cc_net_exit(struct net *net)
+{
+	nf_unregister_net_hooks(net, rxe_cc_nf_ops, ARRAY_SIZE(rxe_cc_nf_ops));
+}
+
+static struct pernet_operations rxe_cc_net_ops = {
+	.init = rxe_cc_net_init,
+	.exit = rxe_cc_net_exit,
+};
+
+int rxe_cc_hooks_init(void)
+{
+	return register_pernet_subsys(&rxe_cc_net_ops);
+}
+
+void rxe_cc_hooks_exit(void)
+{
+	unregister_pernet_subsys(&rxe_cc_net_ops);
+}

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pacer: each QP's requests leave at no more than its DCQCN rate Rc.
+ *
+ * Modelled on sch_fq: every QP has a time_next_ns, the earliest time its
+ * next packet may leave. A packet that may leave at once is let through
+ * (and pushes time_next_ns on by its length at Rc); otherwise it is stolen
+ * from netfilter into the QP's queue, and the QP waits in a per-device
+ * rbtree ordered by time_next_ns. One soft hrtimer per device serves the
+ * tree in softirq context, handing packets back to the IP stack through the
+ * netfilter continuation they were stolen from.
+ *
+ * rxe stops building packets for a QP with 64 in flight, held ones
+ * included, so each queue is bounded without a limit of our own. Flows
+ * running at the ceiling (not limited by DCQCN) are not timed at all.
+ *
+ * Locking: qp->lock, then dev->pacer_lock inside it.
+ */
+
+#include <linux/netfilter.h>
+
+#include "rxe_cc.h"
+
+/* Packets one timer run may send before it yields. */
+#define RXE_CC_PACER_BUDGET 64
+
+static void pacer_tree_insert(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
+{
+	struct rb_node **link = &dev->pacer_tree.rb_node, *parent = NULL;
+	bool leftmost = true;
+
+	lockdep_assert_held(&dev->pacer_lock);
+	while (*link) {
+		struct rxe_cc_qp *other = rb_entry(*link, struct rxe_cc_qp, pacer_node);
+
+		parent = *link;
+		if (qp->time_next_ns < other->time_next_ns) {
+			link = &parent->rb_left;
+		} else {
+			link = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	rb_link_node(&qp->pacer_node, parent, link);
+	rb_insert_color(&qp->pacer_node, &dev->pacer_tree);
+	qp->in_pacer_tree = true;
+
+	/* The watchdog fires for the earliest QP only. */
+	if (leftmost)
+		hrtimer_start(&dev->pacer_timer, ns_to_ktime(qp->time_next_ns),
+			      HRTIMER_MODE_ABS_SOFT);
+}
+
+static void pacer_tree_remove(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
+{
+	lockdep_assert_held(&dev->pacer_lock);
+	rb_erase(&qp->pacer_node, &dev->pacer_tree);
+	RB_CLEAR_NODE(&qp->pacer_node);
+	qp->in_pacer_tree = false;
+}
+
+/*
+ * A packet of LEN bytes leaves now (qp->lock held): count it, feed the
+ * byte counter, and move time_next_ns on by its time on the wire at Rc.
+ * When we are late by more than one packet, time restarts from now rather
+ * than bursting to catch up.
+ */
+static void pacer_depart(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
+			 unsigned int len, u64 now_ns)
+{
+	u64 tx_ns, base = qp->time_next_ns;
+
+	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_PACKETS, 1);
+	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_BYTES, len);
+	rxe_cc_qp_run_dcqcn(qp, p, RXE_CC_DCQCN_SENT, len, now_ns);
+	if (!qp->flow.limited)
+		return;
+	tx_ns = dcqcn_tx_time_ns(len, dcqcn_rate_kbps(&qp->flow));
+	if (now_ns > base + tx_ns)
+		base = now_ns;
+	qp->time_next_ns = base + tx_ns;
+}
+
+unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
+			 struct sk_buff *skb, const struct nf_hook_state *state)
+{
+	struct rxe_cc_dev *dev = qp->dev;
+	u64 now = ktime_get_ns();
+	u32 queued;
+
+	spin_lock_bh(&qp->lock);
+	rxe_cc_qp_run_dcqcn(qp, p, RXE_CC_DCQCN_ADVANCE, 0, now);
+	if (skb_queue_empty(&qp->queue) &&
+	    (!qp->flow.limited || now >= qp->time_next_ns)) {
+		pacer_depart(qp, p, skb->len, now);
+		spin_unlock_bh(&qp->lock);
+		return NF_ACCEPT;
+	}
+
+	qp->okfn = state->okfn;
+	qp->net = state->net;
+	/* Until it leaves, the packet's timestamp is when it was held. */
+	skb->tstamp = ns_to_ktime(now);
+	__skb_queue_tail(&qp->queue, skb);
+	rxe_cc_qp_count(qp, RXE_CC_A_STAT_PACED_PACKETS, 1);
+	queued = skb_queue_len(&qp->queue);
+	if (queued > qp->stats[RXE_CC_A_STAT_QUEUE_PEAK])
+		qp->stats[RXE_CC_A_STAT_QUEUE_PEAK] = queued;
+	if (!qp->in_pacer_tree) {
+		spin_lock(&dev->pacer_lock);
+		pacer_tree_insert(dev, qp);
+		spin_unlock(&dev->pacer_lock);
+	}
+	spin_unlock_bh(&qp->lock);
+	rxe_cc_qp_watch_kick(dev);
+	return NF_STOLEN;
+}
+
+static void pacer_send(rxe_cc_okfn_t okfn, struct net *net, struct sk_buff *skb)
+{
+	skb->tstamp = 0;
+	okfn(net, skb->sk, skb);
+}
+
+/* Sends the head packet of the QP the tree says is due (softirq). */
+static void pacer_serve(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp, u64 now)
+{
+	struct sk_buff *skb;
+	rxe_cc_okfn_t okfn;
+	struct net *net;
+
+	spin_lock(&qp->lock);
+	skb = __skb_dequeue(&qp->queue);
+	if (!skb) {
+		spin_unlock(&qp->lock);
+		return;
+	}
+	rxe_cc_qp_count(qp, RXE_CC_A_STAT_PACED_NS, now - ktime_to_ns(skb->tstamp));
+	pacer_depart(qp, &rxe_cc_cfg(dev)->rp, skb->len, now);
+	if (!skb_queue_empty(&qp->queue)) {
+		spin_lock(&dev->pacer_lock);
+		pacer_tree_insert(dev, qp);
+		spin_unlock(&dev->pacer_lock);
+	}
+	okfn = qp->okfn;
+	net = qp->net;
+	spin_unlock(&qp->lock);
+	pacer_send(okfn, net, skb);
+}
+
+/*
+ * The timer is only ever armed with hrtimer_start(), here as in the packet
+ * path: changing the expiry of a timer another CPU may have queued again
+ * would corrupt the timer queue.
+ */
+static enum hrtimer_restart pacer_timer_fn(struct hrtimer *timer)
+{
+	struct rxe_cc_dev *dev = container_of(timer, struct rxe_cc_dev, pacer_timer);
+	int budget = RXE_CC_PACER_BUDGET;
+	struct rxe_cc_qp *qp;
+	struct rb_node *node;
+	u64 now;
+
+	rcu_read_lock();
+	while (budget--) {
+		now = ktime_get_ns();
+		spin_lock(&dev->pacer_lock);
+		node = rb_first(&dev->pacer_tree);
+		qp = node ? rb_entry(node, struct rxe_cc_qp, pacer_node) : NULL;
+		if (!qp || qp->time_next_ns > now) {
+			spin_unlock(&dev->pacer_lock);
+			break;
+		}
+		pacer_tree_remove(dev, qp);
+		spin_unlock(&dev->pacer_lock);
+		pacer_serve(dev, qp, now);
+	}
+	rcu_read_unlock();
+
+	spin_lock(&dev->pacer_lock);
+	node = rb_first(&dev->pacer_tree);
+	if (node) {
+		qp = rb_entry(node, struct rxe_cc_qp, pacer_node);
+		hrtimer_start(timer, ns_to_ktime(qp->time_next_ns), HRTIMER_MODE_ABS_SOFT);
+	}
+	spin_unlock(&dev->pacer_lock);
+	return HRTIMER_NORESTART;
+}
+
+void rxe_cc_pacer_init(struct rxe_cc_dev *dev)
+{
+	spin_lock_init(&dev->pacer_lock);
+	dev->pacer_tree = RB_ROOT;
+	hrtimer_init(&dev->pacer_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	dev->pacer_timer.function = pacer_timer_fn;
+}
+
+/* Releases (SEND) or frees everything the QP holds, at once. */
+void rxe_cc_pacer_flush_qp(struct rxe_cc_qp *qp, bool send)
+{
+	struct rxe_cc_dev *dev = qp->dev;
+	struct sk_buff_head list;
+	struct sk_buff *skb;
+	rxe_cc_okfn_t okfn;
+	struct net *net;
+
+	__skb_queue_head_init(&list);
+	spin_lock_bh(&qp->lock);
+	skb_queue_splice_init(&qp->queue, &list);
+	if (qp->in_pacer_tree) {
+		spin_lock(&dev->pacer_lock);
+		pacer_tree_remove(dev, qp);
+		spin_unlock(&dev->pacer_lock);
+	}
+	okfn = qp->okfn;
+	net = qp->net;
+	spin_unlock_bh(&qp->lock);
+
+	local_bh_disable();
+	while ((skb = __skb_dequeue(&list))) {
+		if (send)
+			pacer_send(okfn, net, skb);
+		else
+			kfree_skb(skb);
+	}
+	local_bh_enable();
+}
+
+/* The device is unreachable from the packet path: empty every queue. */
+void rxe_cc_pacer_flush(struct rxe_cc_dev *dev, bool send)
+{
+	struct rxe_cc_qp *qp;
+	int bkt;
+
+	hrtimer_cancel(&dev->pacer_timer);
+	rcu_read_lock();
+	hash_for_each_rcu(dev->qps, bkt, qp, hnode)
+		rxe_cc_pacer_flush_qp(qp, send);
+	rcu_read_unlock();
+}

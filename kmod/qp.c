@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-QP state: DCQCN flow, pacer queue and counters, keyed by (device,
+ * local QPN) in a per-device RCU hash table.
+ *
+ * State is created from a QP's own egress packets only: those come from
+ * rxe's per-QP socket, so a packet from the network can never make us
+ * allocate. A QP number is reused after destroy; the QP's socket tells the
+ * instances apart. State lingers RXE_CC_QP_LINGER_MS after the QP's last
+ * packet so that its counters can still be read, then it is reaped.
+ *
+ * rxe gives no notice of a QP's destruction, and destroy waits for every
+ * packet of the QP still in flight, the ones the pacer holds included. So
+ * while the pacer holds packets, a watchdog looks up each such QP in the IB
+ * core's resource tracker, where destroy removes it before it waits, and
+ * frees the packets of QPs that are gone or in error.
+ */
+
+#include <linux/slab.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/restrack.h>
+
+#include "rxe_cc.h"
+
+#define RXE_CC_QP_WATCH_MS	2
+#define RXE_CC_QP_REAP_MS	5000
+
+struct rxe_cc_qp *rxe_cc_qp_lookup(struct rxe_cc_dev *dev, u32 qpn)
+{
+	struct rxe_cc_qp *qp;
+
+	hash_for_each_possible_rcu(dev->qps, qp, hnode, qpn)
+		if (qp->qpn == qpn)
+			return qp;
+	return NULL;
+}
+
+static void rxe_cc_qp_unlink(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
+{
+	lockdep_assert_held(&dev->qp_lock);
+	hash_del_rcu(&qp->hnode);
+	dev->nr_qps--;
+}
+
+struct rxe_cc_qp *rxe_cc_qp_get_or_create(struct rxe_cc_dev *dev, u32 qpn,
+					  const struct sock *sk, u64 now_ns)
+{
+	struct rxe_cc_qp *qp, *old;
+
+	qp = rxe_cc_qp_lookup(dev, qpn);
+	if (likely(qp && qp->sk == sk))
+		return qp;
+
+	qp = kzalloc(sizeof(*qp), GFP_ATOMIC);
+	if (!qp)
+		return NULL;
+	qp->dev = dev;
+	qp->qpn = qpn;
+	qp->sk = sk;
+	qp->remote_qpn = RXE_CC_QPN_UNKNOWN;
+	qp->last_seen = jiffies;
+	spin_lock_init(&qp->lock);
+	skb_queue_head_init(&qp->queue);
+	RB_CLEAR_NODE(&qp->pacer_node);
+	dcqcn_init(&qp->flow, &rxe_cc_cfg(dev)->rp, READ_ONCE(dev->line_kbps), now_ns);
+
+	spin_lock_bh(&dev->qp_lock);
+	old = rxe_cc_qp_lookup(dev, qpn);
+	if (old && old->sk == sk) {
+		/* Another CPU created it first. */
+		spin_unlock_bh(&dev->qp_lock);
+		kfree(qp);
+		return old;
+	}
+	if (old) {
+		/*
+		 * A new QP with the number of a destroyed one. The old one's
+		 * destroy waited for all its packets, so it holds none.
+		 */
+		rxe_cc_qp_unlink(dev, old);
+		kfree_rcu(old, rcu);
+	}
+	if (dev->removing || dev->nr_qps >= RXE_CC_QPS_MAX) {
+		spin_unlock_bh(&dev->qp_lock);
+		kfree(qp);
+		return NULL;
+	}
+	hash_add_rcu(dev->qps, &qp->hnode, qpn);
+	dev->nr_qps++;
+	spin_unlock_bh(&dev->qp_lock);
+	return qp;
+}
+
+/*
+ * Runs one DCQCN event on the QP (its lock held) and counts the rate steps
+ * it took on the QP and its device.
+ */
+void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
+			 int event, u32 bytes, u64 now_ns)
+{
+	struct dcqcn_flow *f = &qp->flow;
+	u32 cuts = f->cuts, fr = f->fast_recovery, ai = f->additive, hai = f->hyper;
+
+	/* The device's line rate may have been set since; the core re-caps. */
+	f->line_kbps = READ_ONCE(qp->dev->line_kbps);
+	switch (event) {
+	case RXE_CC_DCQCN_CNP:
+		dcqcn_on_cnp(f, p, now_ns);
+		break;
+	case RXE_CC_DCQCN_SENT:
+		dcqcn_on_bytes_sent(f, p, bytes, now_ns);
+		break;
+	default:
+		dcqcn_advance(f, p, now_ns);
+		break;
+	}
+	/* u32 differences stay right across a wrap of the core's counters. */
+	if (f->cuts != cuts)
+		rxe_cc_qp_count(qp, RXE_CC_A_STAT_RATE_CUTS, (u32)(f->cuts - cuts));
+	if (f->fast_recovery != fr)
+		rxe_cc_qp_count(qp, RXE_CC_A_STAT_FAST_RECOVERY, (u32)(f->fast_recovery - fr));
+	if (f->additive != ai)
+		rxe_cc_qp_count(qp, RXE_CC_A_STAT_ADDITIVE, (u32)(f->additive - ai));
+	if (f->hyper != hai)
+		rxe_cc_qp_count(qp, RXE_CC_A_STAT_HYPER, (u32)(f->hyper - hai));
+}
+
+/* Is the QP gone (destroy has begun) or unable to send (error, reset)? */
+static bool rxe_cc_qp_is_dead(struct rxe_cc_dev *dev, u32 qpn)
+{
+	struct rdma_restrack_entry *res;
+	struct ib_qp_init_attr init_attr;
+	struct ib_qp_attr attr;
+	bool dead;
+
+	res = rdma_restrack_get_byid(dev->ibdev, RDMA_RESTRACK_QP, qpn);
+	if (IS_ERR(res))
+		return true;
+	dead = ib_query_qp(container_of(res, struct ib_qp, res), &attr, IB_QP_STATE,
+			   &init_attr) == 0 &&
+	       (attr.qp_state == IB_QPS_ERR || attr.qp_state == IB_QPS_RESET);
+	rdma_restrack_put(res);
+	return dead;
+}
+
+static void rxe_cc_qp_watch(struct work_struct *work)
+{
+	struct rxe_cc_dev *dev = container_of(to_delayed_work(work), struct rxe_cc_dev,
+					      qp_watch);
+	struct rxe_cc_qp *qp;
+	bool holding = false;
+	int bkt;
+
+	/* Nothing in here sleeps; RCU keeps QPs from being freed meanwhile. */
+	rcu_read_lock();
+	hash_for_each_rcu(dev->qps, bkt, qp, hnode) {
+		if (skb_queue_empty_lockless(&qp->queue))
+			continue;
+		if (rxe_cc_qp_is_dead(dev, qp->qpn))
+			rxe_cc_pacer_flush_qp(qp, false);
+		holding |= !skb_queue_empty_lockless(&qp->queue);
+	}
+	rcu_read_unlock();
+	if (holding)
+		schedule_delayed_work(&dev->qp_watch, msecs_to_jiffies(RXE_CC_QP_WATCH_MS));
+}
+
+static void rxe_cc_qp_reap(struct work_struct *work)
+{
+	struct rxe_cc_dev *dev = container_of(to_delayed_work(work), struct rxe_cc_dev,
+					      qp_reap);
+	unsigned long linger = msecs_to_jiffies(RXE_CC_QP_LINGER_MS);
+	struct hlist_node *tmp;
+	struct rxe_cc_qp *qp;
+	int bkt;
+
+	spin_lock_bh(&dev->qp_lock);
+	hash_for_each_safe(dev->qps, bkt, tmp, qp, hnode) {
+		if (!skb_queue_empty_lockless(&qp->queue) ||
+		    time_before(jiffies, READ_ONCE(qp->last_seen) + linger))
+			continue;
+		rxe_cc_qp_unlink(dev, qp);
+		kfree_rcu(qp, rcu);
+	}
+	spin_unlock_bh(&dev->qp_lock);
+	schedule_delayed_work(&dev->qp_reap, msecs_to_jiffies(RXE_CC_QP_REAP_MS));
+}
+
+void rxe_cc_qps_init(struct rxe_cc_dev *dev)
+{
+	spin_lock_init(&dev->qp_lock);
+	hash_init(dev->qps);
+	INIT_DELAYED_WORK(&dev->qp_watch, rxe_cc_qp_watch);
+	INIT_DELAYED_WORK(&dev->qp_reap, rxe_cc_qp_reap);
+	schedule_delayed_work(&dev->qp_reap, msecs_to_jiffies(RXE_CC_QP_REAP_MS));
+}
+
+/* Kicks the watchdog; the pacer calls it when it starts holding packets. */
+void rxe_cc_qp_watch_kick(struct rxe_cc_dev *dev)
+{
+	if (!delayed_work_pending(&dev->qp_watch))
+		schedule_delayed_work(&dev->qp_watch, msecs_to_jiffies(RXE_CC_QP_WATCH_MS));
+}
+
+/* The device is unreachable from the packet path: stop the workers. */
+void rxe_cc_qps_stop(struct rxe_cc_dev *dev)
+{
+	spin_lock_bh(&dev->qp_lock);
+	dev->removing = true;
+	spin_unlock_bh(&dev->qp_lock);
+	cancel_delayed_work_sync(&dev->qp_watch);
+	cancel_delayed_work_sync(&dev->qp_reap);
+}
+
+/* The pacer holds nothing any more: free all QP state. */
+void rxe_cc_qps_destroy(struct rxe_cc_dev *dev)
+{
+	struct hlist_node *tmp;
+	struct rxe_cc_qp *qp;
+	int bkt;
+
+	spin_lock_bh(&dev->qp_lock);
+	hash_for_each_safe(dev->qps, bkt, tmp, qp, hnode) {
+		rxe_cc_qp_unlink(dev, qp);
+		kfree_rcu(qp, rcu);
+	}
+	spin_unlock_bh(&dev->qp_lock);
+}
