@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink on libmnl for rocectl.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/rxe_cc.h>
+
+#include "nl.h"
+
+static int family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nlattr *attr;
+
+	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
+		    !mnl_attr_validate(attr, MNL_TYPE_U16))
+			*(uint16_t *)data = mnl_attr_get_u16(attr);
+	return MNL_CB_OK;
+}
+
+static struct nlmsghdr *genl_put(struct nl *nl, uint16_t type, uint8_t cmd,
+				 uint8_t version, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->req);
+	struct genlmsghdr *genl;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	nlh->nlmsg_seq = ++nl->seq;
+	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	genl->cmd = cmd;
+	genl->version = version;
+	return nlh;
+}
+
+int nl_open(struct nl *nl)
+{
+	struct nlmsghdr *nlh;
+	int one = 1, err;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->seq = time(NULL);
+	nl->sock = mnl_socket_open(NETLINK_GENERIC);
+	if (!nl->sock || mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
+		perror("rocectl: netlink socket");
+		return -1;
+	}
+	/* Ask for the kernel's reasons with errors; old kernels ignore it. */
+	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
+
+	nlh = genl_put(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, 0);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, RXE_CC_FAMILY_NAME);
+	err = nl_talk(nl, nlh, family_cb, &nl->family);
+	if (err == -ENOENT || (!err && !nl->family)) {
+		fprintf(stderr, "rocectl: rxe_cc is not loaded (modprobe rxe_cc)\n");
+		return -1;
+	}
+	if (err) {
+		nl_perror(nl, err, "looking up the rxe_cc netlink family");
+		return -1;
+	}
+	return 0;
+}
+
+void nl_close(struct nl *nl)
+{
+	if (nl->sock)
+		mnl_socket_close(nl->sock);
+}
+
+struct nlmsghdr *nl_request(struct nl *nl, uint8_t cmd, uint16_t flags)
+{
+	return genl_put(nl, nl->family, cmd, RXE_CC_FAMILY_VERSION, flags);
+}
+
+/* Keeps the kernel's extended ACK of an error message. */
+static void parse_extack(struct nl *nl, const struct nlmsghdr *nlh)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	unsigned int off = sizeof(*e);
+	struct nlattr *attr;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
+	mnl_attr_for_each(attr, nlh, off) {
+		switch (mnl_attr_get_type(attr)) {
+		case NLMSGERR_ATTR_MSG:
+			snprintf(nl->err_msg, sizeof(nl->err_msg), "%s",
+				 mnl_attr_get_str(attr));
+			break;
+		case NLMSGERR_ATTR_OFFS:
+			nl->err_off = mnl_attr_get_u32(attr);
+			break;
+		}
+	}
+}
+
+static int error_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*e))) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	errno = -e->error;
+	return e->error ? MNL_CB_ERROR : MNL_CB_STOP;
+}
+
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return MNL_CB_STOP;
+}
+
+/* After an error: find the error message among the replies in nl->buf. */
+static void find_extack(struct nl *nl, int len)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)nl->buf;
+
+	for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len))
+		if (nlh->nlmsg_type == NLMSG_ERROR) {
+			parse_extack(nl, nlh);
+			return;
+		}
+}
+
+int nl_talk(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	/* With our own table libmnl drops its defaults: DONE must stop. */
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb, [NLMSG_DONE] = done_cb };
+	uint32_t portid = mnl_socket_get_portid(nl->sock);
+	uint32_t seq = nlh->nlmsg_seq;
+	int len, ret;
+
+	nl->err_msg[0] = '\0';
+	nl->err_off = 0;
+	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	do {
+		len = mnl_socket_recvfrom(nl->sock, nl->buf, sizeof(nl->buf));
+		if (len < 0)
+			return -errno;
+		ret = mnl_cb_run2(nl->buf, len, seq, portid, cb, data, ctl, NLMSG_MIN_TYPE);
+		if (ret == MNL_CB_ERROR) {
+			int err = errno ? -errno : -EIO;
+
+			find_extack(nl, len);
+			return err;
+		}
+	} while (ret > MNL_CB_STOP);
+	return 0;
+}
+
+void nl_perror(const struct nl *nl, int err, const char *what)
+{
+	const char *reason = nl->err_msg[0] ? nl->err_msg : strerror(-err);
+
+	if (err == -EPERM)
+		reason = "Operation not permitted (needs CAP_NET_ADMIN)";
+	fprintf(stderr, "rocectl: %s: %s\n", what, reason);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rocectl's netlink plumbing on libmnl: the rxe_cc family, requests and
+ * replies, and the kernel's extended ACK.
+ */
+#ifndef _ROCECTL_NL_H
+#define _ROCECTL_NL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <libmnl/libmnl.h>
+
+struct nl {
+	struct mnl_socket *sock;
+	uint16_t family;
+	uint32_t seq;
+	char req[4096];		/* the request, kept for err_off */
+	char buf[32768];	/* replies: a dump's messages are up to 32 KiB */
+	/* Set by a failed request: the kernel's message and the offset of
+	 * the attribute it blamed, from the start of the request (0: none).
+	 */
+	char err_msg[256];
+	uint32_t err_off;
+};
+
+/* Exit codes. */
+#define EXIT_USAGE	1
+#define EXIT_KERNEL	2
+
+/* Opens the socket and resolves the family; prints why on failure. */
+int nl_open(struct nl *nl);
+void nl_close(struct nl *nl);
+
+/* Starts a request for CMD in nl->req. */
+struct nlmsghdr *nl_request(struct nl *nl, uint8_t cmd, uint16_t flags);
+
+/*
+ * Sends NLH and runs CB on every reply message (may be NULL for an ACK).
+ * Returns 0, or -errno from the kernel with err_msg/err_off filled in.
+ */
+int nl_talk(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
+
+/* Prints the error of a failed nl_talk(): "rocectl: WHAT: reason". */
+void nl_perror(const struct nl *nl, int err, const char *what);
+
+#endif /* _ROCECTL_NL_H */
