@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check captured RoCEv2 CNPs against IBTA RoCEv2 Annex A17, with an ICRC
+computed here from the standard CRC-32 (zlib), independently of rxe_cc.
+
+cnp_check.py PCAP [--dscp N] [--dest-qp N] [--min-gap-us N]
+Reads a pcap (Ethernet link type) of CNPs; prints one line per problem and a
+summary; exits 1 if any CNP is wrong or none was found.
+"""
+import argparse
+import struct
+import sys
+import zlib
+
+ETH_IPV4, ETH_IPV6 = 0x0800, 0x86DD
+
+
+def icrc(ip_and_rest, v6):
+    """The ICRC of a RoCEv2 packet (IP header onwards, ICRC excluded)."""
+    pkt = bytearray(ip_and_rest)
+    if v6:
+        pkt[0] = (pkt[0] & 0xF0) | 0x0F          # traffic class, high nibble
+        pkt[1:4] = b"\xff\xff\xff"               # traffic class low + flow label
+        pkt[7] = 0xFF                            # hop limit
+        udp = 40
+    else:
+        ihl = (pkt[0] & 0x0F) * 4
+        pkt[1] = 0xFF                            # TOS
+        pkt[8] = 0xFF                            # TTL
+        pkt[10:12] = b"\xff\xff"                 # header checksum
+        udp = ihl
+    pkt[udp + 6:udp + 8] = b"\xff\xff"           # UDP checksum
+    pkt[udp + 8 + 4] = 0xFF                      # BTH resv8a (FECN/BECN)
+    # zlib's CRC-32 starts from all ones and inverts at the end: the eight
+    # bytes of ones stand for the LRH RoCEv2 does not carry.
+    return zlib.crc32(b"\xff" * 8 + bytes(pkt)) & 0xFFFFFFFF
+
+
+def packets(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    magic = struct.unpack("<I", data[:4])[0]
+    endian = "<" if magic in (0xA1B2C3D4, 0xA1B23C4D) else ">"
+    scale = 1e-9 if magic in (0xA1B23C4D, 0x4D3CB2A1) else 1e-6
+    off = 24
+    while off + 16 <= len(data):
+        sec, frac, incl, _ = struct.unpack(endian + "IIII", data[off:off + 16])
+        yield sec + frac * scale, data[off + 16:off + 16 + incl]
+        off += 16 + incl
+
+
+def check(frame, args):
+    """Problems with one captured frame, as strings."""
+    eth_type = struct.unpack("!H", frame[12:14])[0]
+    ip = frame[14:]
+    problems = []
+    if eth_type == ETH_IPV4:
+        v6 = False
+        ihl = (ip[0] & 0x0F) * 4
+        tos, total = ip[1], struct.unpack("!H", ip[2:4])[0]
+        ip = ip[:total]
+        udp = ihl
+    elif eth_type == ETH_IPV6:
+        v6 = True
+        tos = ((ip[0] & 0x0F) << 4) | (ip[1] >> 4)
+        ip = ip[:40 + struct.unpack("!H", ip[4:6])[0]]
+        udp = 40
+    else:
+        return ["not IP"]
+    dport, ulen = struct.unpack("!HH", ip[udp + 2:udp + 6])
+    payload = ip[udp + 8:]
+    if dport != 4791:
+        problems.append("UDP port %d" % dport)
+    if ulen != 8 + 32 or len(payload) != 32:
+        problems.append("UDP length %d, payload %d (want 40, 32)" % (ulen, len(payload)))
+        return problems
+    if tos & 3:
+        problems.append("ECN %d (a CNP is not ECN-capable)" % (tos & 3))
+    if args.dscp is not None and tos >> 2 != args.dscp:
+        problems.append("DSCP %d, want %d" % (tos >> 2, args.dscp))
+    opcode, flags, pkey, resv8a = payload[0], payload[1], payload[2:4], payload[4]
+    dest_qp = int.from_bytes(payload[5:8], "big")
+    apsn = payload[8:12]
+    if opcode != 0x81:
+        problems.append("opcode 0x%02x" % opcode)
+    if flags != 0:
+        problems.append("SE/M/PadCnt/TVer 0x%02x, want 0" % flags)
+    if pkey != b"\xff\xff":
+        problems.append("P_Key %s" % pkey.hex())
+    if resv8a != 0x40:
+        problems.append("FECN/BECN byte 0x%02x, want 0x40 (BECN)" % resv8a)
+    if apsn != b"\x00" * 4:
+        problems.append("AckReq/PSN %s, want 0" % apsn.hex())
+    if payload[12:28] != b"\x00" * 16:
+        problems.append("reserved bytes not zero")
+    if args.dest_qp is not None and dest_qp != args.dest_qp:
+        problems.append("DestQP %d, want %d" % (dest_qp, args.dest_qp))
+    got = struct.unpack("<I", payload[28:32])[0]
+    want = icrc(ip[:-4], v6)
+    if got != want:
+        problems.append("ICRC %08x, want %08x" % (got, want))
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("pcap")
+    ap.add_argument("--dscp", type=int)
+    ap.add_argument("--dest-qp", type=int)
+    ap.add_argument("--min-gap-us", type=float)
+    args = ap.parse_args()
+
+    count = bad = 0
+    last = None
+    min_gap = None
+    for ts, frame in packets(args.pcap):
+        count += 1
+        for p in check(frame, args):
+            bad += 1
+            print("CNP %d: %s" % (count, p))
+        if last is not None:
+            gap = (ts - last) * 1e6
+            min_gap = gap if min_gap is None else min(min_gap, gap)
+        last = ts
+    if args.min_gap_us is not None and min_gap is not None and min_gap < args.min_gap_us:
+        bad += 1
+        print("CNPs %.1f us apart, the spacing is %.1f us" % (min_gap, args.min_gap_us))
+    print("%d CNPs checked, %d problems%s" % (
+        count, bad, "" if min_gap is None else ", closest %.1f us apart" % min_gap))
+    return 1 if bad or not count else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
