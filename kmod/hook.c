@@ -183,7 +183,7 @@ static unsigned int rxe_cc_ingress(void *priv, struct sk_buff *skb,
 	err = roce_parse(skb, &pkt);
 	if (err == -ENOENT)
 		return NF_ACCEPT;
-	if (err) {
+	if (err || !roce_opcode_is_known(pkt.bth.opcode)) {
 		/* rxe drops these itself; we only count them. */
 		rxe_cc_dev_count(dev, RXE_CC_A_STAT_MALFORMED, 1);
 		return NF_ACCEPT;
@@ -199,9 +199,12 @@ static unsigned int rxe_cc_ingress(void *priv, struct sk_buff *skb,
 
 	qp = rxe_cc_qp_lookup(dev, qpn);
 	if (!qp) {
+		/* Not one of our QPs yet: no peer QP to send a CNP to. */
 		rxe_cc_dev_count(dev, RXE_CC_A_STAT_UNKNOWN_QP, 1);
-		if (pkt.ecn == INET_ECN_CE)
+		if (pkt.ecn == INET_ECN_CE) {
 			rxe_cc_dev_count(dev, RXE_CC_A_STAT_ECN_MARKED, 1);
+			rxe_cc_dev_count(dev, RXE_CC_A_STAT_CNP_UNRESOLVED, 1);
+		}
 		return NF_ACCEPT;
 	}
 	spin_lock_bh(&qp->lock);

@@ -44,6 +44,18 @@ static inline void roce_bth_set_dest_qp(struct roce_bth *bth, u32 qpn)
 }
 
 /*
+ * Opcodes rxe knows: RC (0x00..0x17, FLUSH 0x1c and ATOMIC WRITE 0x1d on
+ * newer kernels), UC (0x20..0x2b), UD SEND ONLY (0x64, 0x65), and RoCEv2's
+ * CNP. Anything else rxe drops without a trace; we count it as malformed.
+ */
+static inline bool roce_opcode_is_known(u8 opcode)
+{
+	return opcode <= 0x17 || opcode == 0x1c || opcode == 0x1d ||
+	       (opcode >= 0x20 && opcode <= 0x2b) || opcode == 0x64 || opcode == 0x65 ||
+	       opcode == ROCE_OPCODE_CNP;
+}
+
+/*
  * Packets a responder sends: RC RDMA READ responses (0x0d..0x10), ACK
  * (0x11) and ATOMIC ACK (0x12). They answer the peer's requests and are
  * never paced: rxe does not bound them, so holding them would be unbounded.

@@ -117,7 +117,8 @@ def main():
         count += 1
         for p in check(frame, args):
             bad += 1
-            print("CNP %d: %s" % (count, p))
+            if bad <= 10:
+                print("CNP %d: %s" % (count, p))
         if last is not None:
             gap = (ts - last) * 1e6
             min_gap = gap if min_gap is None else min(min_gap, gap)

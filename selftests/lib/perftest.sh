@@ -3,6 +3,9 @@
 # Running perftest between two hosts of the topology (lib/topo.sh).
 
 PERFTEST_PORT=${PERFTEST_PORT:-18515}
+# RoCE over the hosts' IPv4 (4) or IPv6 (6) GIDs; the out-of-band
+# connection perftest makes to exchange QP numbers always uses IPv4.
+PERFTEST_FAMILY=${PERFTEST_FAMILY:-4}
 
 # perftest_wait_listen PORT: wait until a server listens on a TCP port.
 perftest_wait_listen() {
@@ -15,13 +18,16 @@ perftest_wait_listen() {
 }
 
 # perftest_bw TOOL SRC DST SECONDS [EXTRA...]: run TOOL (ib_write_bw, ...)
-# from host SRC to host DST over their IPv4 GIDs for SECONDS; print the
-# average bandwidth in Mb/s. Both sides' output goes to $PERFTEST_LOG.
+# from host SRC to host DST over their GIDs of $PERFTEST_FAMILY for SECONDS;
+# print the average bandwidth in Mb/s. Both sides' output goes to
+# $PERFTEST_LOG and $PERFTEST_LOG.server.
 perftest_bw() {
 	local tool=$1 src=$2 dst=$3 secs=$4 sgid dgid port srv rc
 	shift 4
-	sgid=$(topo_gid_index "$src" 4) || { echo "# no IPv4 GID on host $src"; return 1; }
-	dgid=$(topo_gid_index "$dst" 4) || { echo "# no IPv4 GID on host $dst"; return 1; }
+	sgid=$(topo_gid_index "$src" "$PERFTEST_FAMILY") ||
+		{ echo "# no IPv$PERFTEST_FAMILY GID on host $src" >&2; return 1; }
+	dgid=$(topo_gid_index "$dst" "$PERFTEST_FAMILY") ||
+		{ echo "# no IPv$PERFTEST_FAMILY GID on host $dst" >&2; return 1; }
 	port=$((PERFTEST_PORT + dst))
 	: "${PERFTEST_LOG:=/tmp/perftest.log}"
 
@@ -37,6 +43,8 @@ perftest_bw() {
 	"$tool" -d "$(topo_rxe "$src")" -x "$sgid" -p "$port" -D "$secs" -F \
 		--report_gbits "$@" "$(topo_ip4 "$dst")" >"$PERFTEST_LOG" 2>&1
 	rc=$?
+	# A server whose client failed would wait for it forever.
+	[ $rc -eq 0 ] || kill "$srv" 2>/dev/null
 	wait "$srv" || rc=1
 	if [ $rc -ne 0 ]; then
 		echo "# $tool failed:" >&2

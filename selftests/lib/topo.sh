@@ -50,8 +50,12 @@ topo_setup() {
 		ip addr add "$(topo_ip4 "$i")/24" dev "$(topo_dev "$i")"
 		ip addr add "$(topo_ip6 "$i")/64" dev "$(topo_dev "$i")" nodad
 		ip link set "$(topo_dev "$i")" up
+		# Each host answers ARP for its own address only: all the
+		# addresses are local to every host end.
 		sysctl -qw "net.ipv4.conf.$(topo_dev "$i").accept_local=1" \
-			"net.ipv4.conf.$(topo_dev "$i").rp_filter=0"
+			"net.ipv4.conf.$(topo_dev "$i").rp_filter=0" \
+			"net.ipv4.conf.$(topo_dev "$i").arp_ignore=1" \
+			"net.ipv4.conf.$(topo_dev "$i").arp_announce=2"
 	done
 	sysctl -qw net.ipv4.conf.all.accept_local=1 net.ipv4.conf.all.rp_filter=0
 
