@@ -11,10 +11,13 @@
  * netfilter continuation they were stolen from.
  *
  * rxe stops building packets for a QP with 64 in flight, held ones
- * included, so each queue is bounded without a limit of our own. Flows
- * running at the ceiling (not limited by DCQCN) are not timed at all.
+ * included, so each queue is bounded without a limit of our own. Flows at
+ * their ceiling are paced too: the line rate of an emulated link and
+ * max-rate are rates the QP must not exceed either.
  *
- * Locking: qp->lock, then dev->pacer_lock inside it.
+ * Locking: qp->lock, then dev->pacer_lock inside it. A QP is in the tree
+ * exactly when its queue is not empty, and leaves it before time_next_ns
+ * changes.
  */
 
 #include <linux/netfilter.h>
@@ -73,8 +76,6 @@ static void pacer_depart(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_PACKETS, 1);
 	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_BYTES, len);
 	rxe_cc_qp_run_dcqcn(qp, p, RXE_CC_DCQCN_SENT, len, now_ns);
-	if (!qp->flow.limited)
-		return;
 	tx_ns = dcqcn_tx_time_ns(len, dcqcn_rate_kbps(&qp->flow));
 	if (now_ns > base + tx_ns)
 		base = now_ns;
@@ -90,8 +91,7 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 
 	spin_lock_bh(&qp->lock);
 	rxe_cc_qp_run_dcqcn(qp, p, RXE_CC_DCQCN_ADVANCE, 0, now);
-	if (skb_queue_empty(&qp->queue) &&
-	    (!qp->flow.limited || now >= qp->time_next_ns)) {
+	if (skb_queue_empty(&qp->queue) && now >= qp->time_next_ns) {
 		pacer_depart(qp, p, skb->len, now);
 		spin_unlock_bh(&qp->lock);
 		return NF_ACCEPT;
@@ -122,7 +122,12 @@ static void pacer_send(rxe_cc_okfn_t okfn, struct net *net, struct sk_buff *skb)
 	okfn(net, skb->sk, skb);
 }
 
-/* Sends the head packet of the QP the tree says is due (softirq). */
+/*
+ * Sends the head packet of the QP the tree said is due (softirq). Between
+ * the timer taking the QP out of the tree and us taking its lock, the
+ * packet path may have put it back: take it out again before its key,
+ * time_next_ns, changes.
+ */
 static void pacer_serve(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp, u64 now)
 {
 	struct sk_buff *skb;
@@ -135,6 +140,11 @@ static void pacer_serve(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp, u64 now)
 		spin_unlock(&qp->lock);
 		return;
 	}
+	spin_lock(&dev->pacer_lock);
+	if (qp->in_pacer_tree)
+		pacer_tree_remove(dev, qp);
+	spin_unlock(&dev->pacer_lock);
+
 	rxe_cc_qp_count(qp, RXE_CC_A_STAT_PACED_NS, now - ktime_to_ns(skb->tstamp));
 	pacer_depart(qp, &rxe_cc_cfg(dev)->rp, skb->len, now);
 	if (!skb_queue_empty(&qp->queue)) {
@@ -216,6 +226,11 @@ void rxe_cc_pacer_flush_qp(struct rxe_cc_qp *qp, bool send)
 	net = qp->net;
 	spin_unlock_bh(&qp->lock);
 
+	if (!send && !skb_queue_empty(&list)) {
+		spin_lock_bh(&qp->lock);
+		rxe_cc_qp_count(qp, RXE_CC_A_STAT_PACED_DROPPED, skb_queue_len(&list));
+		spin_unlock_bh(&qp->lock);
+	}
 	local_bh_disable();
 	while ((skb = __skb_dequeue(&list))) {
 		if (send)

@@ -41,6 +41,7 @@ static const char *const stat_names[RXE_CC_A_STAT_MAX + 1] = {
 	[RXE_CC_A_STAT_PACED_PACKETS] = "paced-packets",
 	[RXE_CC_A_STAT_PACED_NS] = "paced-ns",
 	[RXE_CC_A_STAT_QUEUE_PEAK] = "queue-peak",
+	[RXE_CC_A_STAT_PACED_DROPPED] = "paced-dropped",
 	[RXE_CC_A_STAT_MALFORMED] = "malformed",
 	[RXE_CC_A_STAT_UNKNOWN_QP] = "unknown-qp",
 };
