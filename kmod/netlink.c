@@ -79,6 +79,23 @@ static struct rxe_cc_dev *rxe_cc_nl_dev(struct genl_info *info)
  * Counters as a nest of type TYPE. A device has no queue of its own; a QP
  * sees no malformed packets and is never unknown.
  */
+/*
+ * For a set: the named device and a copy of its configuration to change,
+ * with rxe_cc_config_lock held (also on failure: callers unlock).
+ */
+static struct rxe_cc_dev *rxe_cc_nl_dev_for_set(struct genl_info *info,
+						struct rxe_cc_config *cfg)
+{
+	struct rxe_cc_dev *dev;
+
+	mutex_lock(&rxe_cc_config_lock);
+	dev = rxe_cc_nl_dev(info);
+	if (dev)
+		*cfg = *rcu_dereference_protected(dev->cfg,
+						  lockdep_is_held(&rxe_cc_config_lock));
+	return dev;
+}
+
 static int rxe_cc_put_stats(struct sk_buff *msg, int type, const u64 *stats)
 {
 	struct nlattr *nest = nla_nest_start(msg, type);
@@ -135,15 +152,11 @@ static int rxe_cc_fill_dev(struct sk_buff *msg, struct rxe_cc_dev *dev, u32 port
 	nla_nest_end(msg, nest);
 
 	nest = nla_nest_start(msg, RXE_CC_A_NP);
-	if (!nest ||
-	    nla_put_u32(msg, RXE_CC_A_NP_ENABLE, cfg->np.enable) ||
-	    nla_put_u32(msg, RXE_CC_A_NP_MIN_TIME_BETWEEN_CNPS,
-			cfg->np.min_time_between_cnps_us) ||
-	    nla_put_u32(msg, RXE_CC_A_NP_PER_PORT, cfg->np.per_port) ||
-	    nla_put_u32(msg, RXE_CC_A_NP_CNP_DSCP, cfg->np.cnp_dscp) ||
-	    nla_put_u32(msg, RXE_CC_A_NP_CNP_PRIO, cfg->np.cnp_prio) ||
-	    nla_put_u32(msg, RXE_CC_A_NP_CNP_PRIO_MODE, cfg->np.cnp_prio_mode))
+	if (!nest)
 		goto cancel;
+	for (id = RXE_CC_A_NP_ENABLE; id <= RXE_CC_A_NP_MAX; id++)
+		if (nla_put_u32(msg, id, rxe_cc_np_param_get(&cfg->np, id)))
+			goto cancel;
 	nla_nest_end(msg, nest);
 
 	rxe_cc_dev_stats_sum(dev, stats);
@@ -215,13 +228,11 @@ static int rxe_cc_nl_dcqcn_set_doit(struct sk_buff *skb, struct genl_info *info)
 			return err;
 	}
 
-	mutex_lock(&rxe_cc_config_lock);
-	dev = rxe_cc_nl_dev(info);
+	dev = rxe_cc_nl_dev_for_set(info, &cfg);
 	if (!dev) {
 		err = -ENODEV;
 		goto out;
 	}
-	cfg = *rcu_dereference_protected(dev->cfg, lockdep_is_held(&rxe_cc_config_lock));
 	/* A preset first, so that single knobs given with it override it. */
 	if (tb[RXE_CC_A_DCQCN_PRESET]) {
 		const char *name = nla_data(tb[RXE_CC_A_DCQCN_PRESET]);
@@ -265,7 +276,7 @@ static int rxe_cc_nl_np_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[RXE_CC_A_NP_MAX + 1];
 	struct rxe_cc_config cfg;
 	struct rxe_cc_dev *dev;
-	int err;
+	int err, i;
 
 	if (!info->attrs[RXE_CC_A_NP]) {
 		GENL_SET_ERR_MSG(info, "no NP parameters given");
@@ -276,26 +287,14 @@ static int rxe_cc_nl_np_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 
-	mutex_lock(&rxe_cc_config_lock);
-	dev = rxe_cc_nl_dev(info);
+	dev = rxe_cc_nl_dev_for_set(info, &cfg);
 	if (!dev) {
 		err = -ENODEV;
 		goto out;
 	}
-	cfg = *rcu_dereference_protected(dev->cfg, lockdep_is_held(&rxe_cc_config_lock));
-	if (tb[RXE_CC_A_NP_ENABLE])
-		cfg.np.enable = nla_get_u32(tb[RXE_CC_A_NP_ENABLE]);
-	if (tb[RXE_CC_A_NP_MIN_TIME_BETWEEN_CNPS])
-		cfg.np.min_time_between_cnps_us =
-			nla_get_u32(tb[RXE_CC_A_NP_MIN_TIME_BETWEEN_CNPS]);
-	if (tb[RXE_CC_A_NP_PER_PORT])
-		cfg.np.per_port = nla_get_u32(tb[RXE_CC_A_NP_PER_PORT]);
-	if (tb[RXE_CC_A_NP_CNP_DSCP])
-		cfg.np.cnp_dscp = nla_get_u32(tb[RXE_CC_A_NP_CNP_DSCP]);
-	if (tb[RXE_CC_A_NP_CNP_PRIO])
-		cfg.np.cnp_prio = nla_get_u32(tb[RXE_CC_A_NP_CNP_PRIO]);
-	if (tb[RXE_CC_A_NP_CNP_PRIO_MODE])
-		cfg.np.cnp_prio_mode = nla_get_u32(tb[RXE_CC_A_NP_CNP_PRIO_MODE]);
+	for (i = RXE_CC_A_NP_ENABLE; i <= RXE_CC_A_NP_MAX; i++)
+		if (tb[i])
+			rxe_cc_np_param_set(&cfg.np, i, nla_get_u32(tb[i]));
 	err = rxe_cc_dev_set_config(dev, &cfg);
 out:
 	mutex_unlock(&rxe_cc_config_lock);

@@ -31,6 +31,19 @@ struct rxe_cc_np_params {
 	u32 cnp_prio_mode;
 };
 
+/* The NP parameters are one u32 each, in RXE_CC_A_NP_* order. */
+static_assert(sizeof(struct rxe_cc_np_params) == RXE_CC_A_NP_MAX * sizeof(u32));
+
+static inline u32 rxe_cc_np_param_get(const struct rxe_cc_np_params *np, int attr)
+{
+	return ((const u32 *)np)[attr - RXE_CC_A_NP_ENABLE];
+}
+
+static inline void rxe_cc_np_param_set(struct rxe_cc_np_params *np, int attr, u32 value)
+{
+	((u32 *)np)[attr - RXE_CC_A_NP_ENABLE] = value;
+}
+
 #define RXE_CC_NP_MIN_TIME_MAX_US	DCQCN_TIME_MAX_US
 #define RXE_CC_DSCP_MAX			63
 #define RXE_CC_PRIO_MAX			7
