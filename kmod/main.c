@@ -12,7 +12,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <net/genetlink.h>
 
 #include "rxe_cc.h"
 
@@ -56,4 +55,3 @@ MODULE_LICENSE("GPL");
 MODULE_VERSION(RXE_CC_VERSION);
 /* rxe_cc hooks rxe traffic: loading it without rxe makes no sense. */
 MODULE_SOFTDEP("pre: rdma_rxe");
-MODULE_ALIAS_GENL_FAMILY(RXE_CC_FAMILY_NAME);

@@ -11,9 +11,9 @@
  * netfilter continuation they were stolen from.
  *
  * rxe stops building packets for a QP with 64 in flight, held ones
- * included, so each queue is bounded without a limit of our own. Flows at
- * their ceiling are paced too: the line rate of an emulated link and
- * max-rate are rates the QP must not exceed either.
+ * included, so each queue is bounded without a limit of our own. A QP at
+ * the line rate is not paced: the link itself is its limit, as on a NIC.
+ * Below it (cut by DCQCN, or capped by max-rate) every packet is timed.
  *
  * Locking: qp->lock, then dev->pacer_lock inside it. A QP is in the tree
  * exactly when its queue is not empty, and leaves it before time_next_ns
@@ -26,6 +26,17 @@
 
 /* Packets one timer run may send before it yields. */
 #define RXE_CC_PACER_BUDGET 64
+/*
+ * How far a QP may fall behind its schedule and catch up with a burst: a
+ * late timer (emulated machines are often late by tens of microseconds)
+ * must not cost the QP its rate, but a QP idle for long gets no credit.
+ */
+#define RXE_CC_PACER_SLACK_NS (1 * NSEC_PER_MSEC)
+
+static bool pacer_at_line_rate(const struct rxe_cc_qp *qp)
+{
+	return dcqcn_rate_kbps(&qp->flow) >= qp->flow.line_kbps;
+}
 
 static void pacer_tree_insert(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
 {
@@ -64,22 +75,23 @@ static void pacer_tree_remove(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
 
 /*
  * A packet of LEN bytes leaves now (qp->lock held): count it, feed the
- * byte counter, and move time_next_ns on by its time on the wire at Rc.
- * When we are late by more than one packet, time restarts from now rather
- * than bursting to catch up.
+ * byte counter, and move time_next_ns on by its time on the wire at Rc,
+ * from where the schedule says it should have left, at most
+ * RXE_CC_PACER_SLACK_NS in the past.
  */
 static void pacer_depart(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 			 unsigned int len, u64 now_ns)
 {
-	u64 tx_ns, base = qp->time_next_ns;
+	u64 base = qp->time_next_ns;
 
 	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_PACKETS, 1);
 	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_BYTES, len);
 	rxe_cc_qp_run_dcqcn(qp, p, RXE_CC_DCQCN_SENT, len, now_ns);
-	tx_ns = dcqcn_tx_time_ns(len, dcqcn_rate_kbps(&qp->flow));
-	if (now_ns > base + tx_ns)
-		base = now_ns;
-	qp->time_next_ns = base + tx_ns;
+	if (pacer_at_line_rate(qp))
+		return;
+	if (base + RXE_CC_PACER_SLACK_NS < now_ns)
+		base = now_ns - RXE_CC_PACER_SLACK_NS;
+	qp->time_next_ns = base + dcqcn_tx_time_ns(len, dcqcn_rate_kbps(&qp->flow));
 }
 
 unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
@@ -91,7 +103,8 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 
 	spin_lock_bh(&qp->lock);
 	rxe_cc_qp_run_dcqcn(qp, p, RXE_CC_DCQCN_ADVANCE, 0, now);
-	if (skb_queue_empty(&qp->queue) && now >= qp->time_next_ns) {
+	if (skb_queue_empty(&qp->queue) &&
+	    (pacer_at_line_rate(qp) || now >= qp->time_next_ns)) {
 		pacer_depart(qp, p, skb->len, now);
 		spin_unlock_bh(&qp->lock);
 		return NF_ACCEPT;
