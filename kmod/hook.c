@@ -162,7 +162,7 @@ static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,
 	/* The application's own ECN choice stands. */
 	if (pkt.ecn == INET_ECN_NOT_ECT)
 		rxe_cc_set_ect(skb, pkt.v6);
-	return rxe_cc_pace(qp, &cfg->rp, skb, state);
+	return rxe_cc_pace(qp, &cfg->rp, skb, state, now);
 }
 
 static unsigned int rxe_cc_ingress(void *priv, struct sk_buff *skb,

@@ -95,10 +95,9 @@ static void pacer_depart(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 }
 
 unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
-			 struct sk_buff *skb, const struct nf_hook_state *state)
+			 struct sk_buff *skb, const struct nf_hook_state *state, u64 now)
 {
 	struct rxe_cc_dev *dev = qp->dev;
-	u64 now = ktime_get_ns();
 	u32 queued;
 
 	spin_lock_bh(&qp->lock);
