@@ -62,7 +62,7 @@ static void pacer_tree_insert(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
 	/* The watchdog fires for the earliest QP only. */
 	if (leftmost)
 		hrtimer_start(&dev->pacer_timer, ns_to_ktime(qp->time_next_ns),
-			      HRTIMER_MODE_ABS_SOFT);
+			      HRTIMER_MODE_ABS_PINNED_SOFT);
 }
 
 static void pacer_tree_remove(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
@@ -102,8 +102,14 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 
 	spin_lock_bh(&qp->lock);
 	rxe_cc_qp_run_dcqcn(qp, p, RXE_CC_DCQCN_ADVANCE, 0, now);
-	if (skb_queue_empty(&qp->queue) &&
-	    (pacer_at_line_rate(qp) || now >= qp->time_next_ns)) {
+	/*
+	 * Below the line rate every packet goes through the queue and the
+	 * timer, even one that could leave now: sent straight from rxe's
+	 * context on one CPU, it could overtake its predecessor still in the
+	 * timer CPU's receive backlog of the veth, and RoCE takes reordering
+	 * for loss.
+	 */
+	if (skb_queue_empty(&qp->queue) && pacer_at_line_rate(qp)) {
 		pacer_depart(qp, p, skb->len, now);
 		spin_unlock_bh(&qp->lock);
 		return NF_ACCEPT;
@@ -138,13 +144,14 @@ static void pacer_send(rxe_cc_okfn_t okfn, struct net *net, struct sk_buff *skb)
  * Sends the head packet of the QP the tree said is due (softirq). Between
  * the timer taking the QP out of the tree and us taking its lock, the
  * packet path may have put it back: take it out again before its key,
- * time_next_ns, changes.
+ * time_next_ns, changes. The packet is handed on with the QP's lock held,
+ * so that a later packet of the QP cannot pass it on another CPU: RoCE
+ * takes reordering for loss. Nothing on the way out takes the lock again
+ * (rxe's skb destructor only schedules its requester).
  */
 static void pacer_serve(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp, u64 now)
 {
 	struct sk_buff *skb;
-	rxe_cc_okfn_t okfn;
-	struct net *net;
 
 	spin_lock(&qp->lock);
 	skb = __skb_dequeue(&qp->queue);
@@ -164,10 +171,8 @@ static void pacer_serve(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp, u64 now)
 		pacer_tree_insert(dev, qp);
 		spin_unlock(&dev->pacer_lock);
 	}
-	okfn = qp->okfn;
-	net = qp->net;
+	pacer_send(qp->okfn, qp->net, skb);
 	spin_unlock(&qp->lock);
-	pacer_send(okfn, net, skb);
 }
 
 /*
@@ -203,7 +208,7 @@ static enum hrtimer_restart pacer_timer_fn(struct hrtimer *timer)
 	node = rb_first(&dev->pacer_tree);
 	if (node) {
 		qp = rb_entry(node, struct rxe_cc_qp, pacer_node);
-		hrtimer_start(timer, ns_to_ktime(qp->time_next_ns), HRTIMER_MODE_ABS_SOFT);
+		hrtimer_start(timer, ns_to_ktime(qp->time_next_ns), HRTIMER_MODE_ABS_PINNED_SOFT);
 	}
 	spin_unlock(&dev->pacer_lock);
 	return HRTIMER_NORESTART;
@@ -213,7 +218,7 @@ void rxe_cc_pacer_init(struct rxe_cc_dev *dev)
 {
 	spin_lock_init(&dev->pacer_lock);
 	dev->pacer_tree = RB_ROOT;
-	hrtimer_init(&dev->pacer_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	hrtimer_init(&dev->pacer_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_SOFT);
 	dev->pacer_timer.function = pacer_timer_fn;
 }
 

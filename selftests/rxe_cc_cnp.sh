@@ -98,8 +98,10 @@ cnp_spacing() {
 	[ "$(delta sent)" -le "$max" ] ||
 		fail "$(delta sent) CNPs in ${run_secs}s, at most $max with a ${gap_us} us spacing" ||
 		return 1
-	# Capture timestamps jitter a little under emulation: 10% slack.
-	python3 "$here/lib/cnp_check.py" "$PCAP" --dscp 26 --min-gap-us $((gap_us * 9 / 10)) |
+	# Capture timestamps are taken after the NP's clock, with up to a few
+	# hundred microseconds of jitter under emulation: 25% slack. Without
+	# spacing, marked packets come about 100 us apart.
+	python3 "$here/lib/cnp_check.py" "$PCAP" --dscp 26 --min-gap-us $((gap_us * 3 / 4)) |
 		sed 's/^/# /'
 	[ "${PIPESTATUS[0]}" -eq 0 ] || fail "captured CNPs closer than the spacing or wrong"
 }
