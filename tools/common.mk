@@ -8,4 +8,4 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wno-unused-parameter
-CPPFLAGS += -I$(TOP)/uapi -I$(TOP)/kmod -D_GNU_SOURCE
+CPPFLAGS += -I$(TOP)/uapi -I$(TOP)/kmod -I$(TOP)/tools -D_GNU_SOURCE

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcqcn-names.h"
 #include "dcqcn.h"
 
 #define NS_PER_US 1000ULL
@@ -178,17 +179,6 @@ static int cnp_pattern(struct cnp_list *l, const char *arg, u64 end_ns)
 	return -1;
 }
 
-static int param_lookup(const char *name)
-{
-	int id;
-
-	for (id = 0; id < DCQCN_P_COUNT; id++)
-		if (!strcmp(name, dcqcn_param_info[id].key) ||
-		    !strcmp(name, dcqcn_param_info[id].mlx5_name))
-			return id;
-	return -1;
-}
-
 static int param_override(struct dcqcn_params *p, const char *arg)
 {
 	char name[64];
@@ -202,7 +192,7 @@ static int param_override(struct dcqcn_params *p, const char *arg)
 	}
 	memcpy(name, arg, eq - arg);
 	name[eq - arg] = '\0';
-	id = param_lookup(name);
+	id = dcqcn_param_by_name(name);
 	if (id < 0) {
 		fprintf(stderr, "dcqcn-sim: unknown parameter \"%s\" (--list shows them)\n", name);
 		return -1;

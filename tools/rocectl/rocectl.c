@@ -13,6 +13,7 @@
 #include <linux/genetlink.h>
 #include <linux/rxe_cc.h>
 
+#include "dcqcn-names.h"
 #include "dcqcn.h"
 #include "nl.h"
 #include "print.h"
@@ -293,17 +294,6 @@ static int set_talk(struct nl *nl, struct set_req *r, const char *dev)
 	return EXIT_KERNEL;
 }
 
-static int find_param(const char *key)
-{
-	int id;
-
-	for (id = 0; id < DCQCN_P_COUNT; id++)
-		if (!strcmp(key, dcqcn_param_info[id].key) ||
-		    !strcmp(key, dcqcn_param_info[id].mlx5_name))
-			return id;
-	return -1;
-}
-
 static int cmd_dcqcn_set(struct nl *nl, int argc, char **argv)
 {
 	struct set_req r = { 0 };
@@ -329,7 +319,7 @@ static int cmd_dcqcn_set(struct nl *nl, int argc, char **argv)
 			put_u32_key(&r, RXE_CC_A_DCQCN_ENABLE, v, "enable", -1);
 		} else if (!strcmp(argv[0], "line-rate")) {
 			line_rate = argv[1];
-		} else if ((id = find_param(argv[0])) >= 0) {
+		} else if ((id = dcqcn_param_by_name(argv[0])) >= 0) {
 			if (parse_u32(argv[0], argv[1], &v))
 				return EXIT_USAGE;
 			put_u32_key(&r, RXE_CC_A_DCQCN_FIRST_PARAM + id, v,
