@@ -45,9 +45,15 @@ seq_errors() {
 	rdma -j statistic show link rxe3/1 | jq '.[0].out_of_seq_request // 0'
 }
 
-# qp_bytes DEV: tx-bytes of the device's newest QP.
-qp_bytes() {
-	qp_json "$1" | jq 'max_by(.qpn).stats["tx-bytes"]'
+# flow_bytes WITH_CC HOST: what host HOST has sent so far: its newest
+# QP's tx-bytes as rxe_cc counts them, or without rxe_cc what the switch
+# port towards the host received.
+flow_bytes() {
+	if [ "$1" = 1 ]; then
+		qp_json "$(topo_rxe "$2")" | jq 'max_by(.qpn).stats["tx-bytes"]'
+	else
+		topo_port_bytes "$2" rx
+	fi
 }
 
 # incast_run WITH_CC: both flows for SECS; sets jain, q_p99, q_max, drops,
@@ -74,21 +80,11 @@ incast_run() {
 	sleep $STEADY_FROM
 	(while :; do red_stat 3 backlog; sleep 0.1; done) >/tmp/incast.queue &
 	sampler=$!
-	if [ "$with_cc" = 1 ]; then
-		b1a=$(qp_bytes rxe1)
-		b2a=$(qp_bytes rxe2)
-	else
-		b1a=$(topo_sw ip -s -j link show dev swp1 | jq '.[0].stats64.rx.bytes')
-		b2a=$(topo_sw ip -s -j link show dev swp2 | jq '.[0].stats64.rx.bytes')
-	fi
+	b1a=$(flow_bytes "$with_cc" 1)
+	b2a=$(flow_bytes "$with_cc" 2)
 	sleep $((STEADY_TO - STEADY_FROM))
-	if [ "$with_cc" = 1 ]; then
-		b1b=$(qp_bytes rxe1)
-		b2b=$(qp_bytes rxe2)
-	else
-		b1b=$(topo_sw ip -s -j link show dev swp1 | jq '.[0].stats64.rx.bytes')
-		b2b=$(topo_sw ip -s -j link show dev swp2 | jq '.[0].stats64.rx.bytes')
-	fi
+	b1b=$(flow_bytes "$with_cc" 1)
+	b2b=$(flow_bytes "$with_cc" 2)
 	kill "$sampler"
 	wait "${pids[@]}"
 
