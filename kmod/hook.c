@@ -127,8 +127,8 @@ static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,
 	struct rxe_cc_dev *dev;
 	struct rxe_cc_qp *qp;
 	struct roce_pkt pkt;
+	u32 qpn, remote_qpn;
 	bool paced;
-	u32 qpn;
 	u64 now;
 
 	if (!skb->sk || !state->out)
@@ -146,18 +146,27 @@ static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,
 	cfg = rxe_cc_cfg(dev);
 	paced = cfg->rp_enable && !roce_opcode_is_response(pkt.bth.opcode);
 
-	spin_lock_bh(&qp->lock);
 	WRITE_ONCE(qp->last_seen, jiffies);
-	qp->remote_qpn = roce_bth_dest_qp(&pkt.bth);
-	qp->peer = pkt.daddr;
-	qp->peer_v6 = pkt.v6;
+	remote_qpn = roce_bth_dest_qp(&pkt.bth);
+	/*
+	 * An RC QP's peer never changes: the lock is only taken to learn it
+	 * (an unlocked look that races with the learning just learns again).
+	 */
+	if (unlikely(READ_ONCE(qp->remote_qpn) != remote_qpn ||
+		     !ipv6_addr_equal(&qp->peer, &pkt.daddr))) {
+		spin_lock_bh(&qp->lock);
+		qp->remote_qpn = remote_qpn;
+		qp->peer = pkt.daddr;
+		qp->peer_v6 = pkt.v6;
+		spin_unlock_bh(&qp->lock);
+	}
 	if (!paced) {
+		spin_lock_bh(&qp->lock);
 		rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_PACKETS, 1);
 		rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_BYTES, skb->len);
-	}
-	spin_unlock_bh(&qp->lock);
-	if (!paced)
+		spin_unlock_bh(&qp->lock);
 		return NF_ACCEPT;
+	}
 
 	/* The application's own ECN choice stands. */
 	if (pkt.ecn == INET_ECN_NOT_ECT)
