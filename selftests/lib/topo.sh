@@ -11,7 +11,7 @@
 # marking) can sit on the port towards any host.
 #
 #   topo_setup N              hosts 1..N (N <= 16)
-#   topo_bottleneck H RATE [red MIN MAX PROB LIMIT | fifo LIMIT]
+#   topo_bottleneck H RATE [red MIN MAX PROB LIMIT [nodrop] | fifo LIMIT]
 #                             congestion point on the switch port towards H
 #   topo_teardown             remove all of it
 #
@@ -47,6 +47,13 @@ topo_setup() {
 		ip link add "$(topo_dev "$i")" mtu "$TOPO_MTU" type veth \
 			peer name "$(topo_port "$i")" mtu "$TOPO_MTU" netns "$TOPO_NS" || return 1
 		topo_sw ip link set "$(topo_port "$i")" master br0 up
+		# One receive CPU per switch port, as one wire: a veth hands
+		# a packet to the backlog of the CPU that sent it, so two
+		# packets of one QP sent from two CPUs (rxe's tasklets and
+		# the pacer's timer move between CPUs) could swap places,
+		# and RoCE takes reordering for loss.
+		topo_sw sh -c "echo 1 >/sys/class/net/$(topo_port "$i")/queues/rx-0/rps_cpus" ||
+			return 1
 		ip addr add "$(topo_ip4 "$i")/24" dev "$(topo_dev "$i")"
 		ip addr add "$(topo_ip6 "$i")/64" dev "$(topo_dev "$i")" nodad
 		ip link set "$(topo_dev "$i")" up
@@ -159,10 +166,13 @@ topo_gid_index() {
 	return 1
 }
 
-# topo_bottleneck HOST RATE [red MIN MAX PROB LIMIT | fifo LIMIT]
+# topo_bottleneck HOST RATE [red MIN MAX PROB LIMIT [nodrop] | fifo LIMIT]
 # Limit the switch port towards HOST to RATE (tc units, e.g. 50mbit) with an
 # HTB class, queueing in RED with ECN marking (thresholds and limit in bytes,
-# probability 0..1) or in a plain tail-drop FIFO of LIMIT packets.
+# probability 0..1) or in a plain tail-drop FIFO of LIMIT packets. RED drops
+# packets that are not ECN-capable where it would mark them; with nodrop it
+# queues them up to LIMIT instead, as a switch port in ECN-only mode does
+# (marking, no WRED).
 topo_bottleneck() {
 	local port rate=$2 kind=${3:-red} burst
 	port=$(topo_port "$1")
@@ -176,7 +186,7 @@ topo_bottleneck() {
 		burst=$(((2 * $4 + $5) / (3 * 1000) + 1))
 		topo_sw tc qdisc add dev "$port" parent 1:1 handle 10: red \
 			limit "$7" min "$4" max "$5" avpkt 1000 burst "$burst" \
-			probability "$6" bandwidth "$rate" ecn
+			probability "$6" bandwidth "$rate" ecn ${8:+"$8"}
 		;;
 	fifo)
 		topo_sw tc qdisc add dev "$port" parent 1:1 handle 10: pfifo limit "$4"
