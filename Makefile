@@ -5,7 +5,8 @@
 #   make                 build rxe_cc.ko (against KDIR) and the tools
 #   make install         install the module (updates/), rocectl and its man page
 #   make check           install what is needed, then run every test
-#   make demo            the congestion-control lab
+#   make demo            the congestion-control lab (LAB="incast4 --duration 30"
+#                        picks a scenario and options; tools/lab/run --help)
 #   make clean           leave the tree as cloned (test kernels and VM logs
 #                        in .cache go too)
 
@@ -36,7 +37,7 @@ check:
 
 demo:
 	tools/install-deps
-	tools/lab/run
+	tools/lab/run $(LAB)
 
 # Not the kernel's own M= clean: it deletes every *.ko and modules.order
 # below this folder, the test kernels' modules in .cache among them.

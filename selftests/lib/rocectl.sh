@@ -5,7 +5,7 @@
 ROCECTL=${ROCECTL:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/tools/rocectl/rocectl}
 
 # ROCECTL_AS: a command to run rocectl through (runuser -u nobody --).
-rocectl() { $ROCECTL_AS "$ROCECTL" "$@"; }
+rocectl() { ${ROCECTL_AS:-} "$ROCECTL" "$@"; }
 
 # dev_stat DEV NAME: a device counter (rocectl stats show).
 dev_stat() {

@@ -11,7 +11,8 @@
 # marking) can sit on the port towards any host.
 #
 #   topo_setup N              hosts 1..N (N <= 16)
-#   topo_bottleneck H RATE [red MIN MAX PROB LIMIT [nodrop] | fifo LIMIT]
+#   topo_bottleneck H RATE [red MIN MAX PROB LIMIT [nodrop] | fifo LIMIT |
+#                   netem LOSS LIMIT]
 #                             congestion point on the switch port towards H
 #   topo_teardown             remove all of it
 #
@@ -166,10 +167,12 @@ topo_gid_index() {
 	return 1
 }
 
-# topo_bottleneck HOST RATE [red MIN MAX PROB LIMIT [nodrop] | fifo LIMIT]
+# topo_bottleneck HOST RATE [red MIN MAX PROB LIMIT [nodrop] | fifo LIMIT |
+#                 netem LOSS LIMIT]
 # Limit the switch port towards HOST to RATE (tc units, e.g. 50mbit) with an
 # HTB class, queueing in RED with ECN marking (thresholds and limit in bytes,
-# probability 0..1) or in a plain tail-drop FIFO of LIMIT packets. RED drops
+# probability 0..1), in a plain tail-drop FIFO of LIMIT packets, or in a
+# FIFO of LIMIT packets that loses LOSS percent of them at random. RED drops
 # packets that are not ECN-capable where it would mark them; with nodrop it
 # queues them up to LIMIT instead, as a switch port in ECN-only mode does
 # (marking, no WRED).
@@ -190,6 +193,10 @@ topo_bottleneck() {
 		;;
 	fifo)
 		topo_sw tc qdisc add dev "$port" parent 1:1 handle 10: pfifo limit "$4"
+		;;
+	netem)
+		topo_sw tc qdisc add dev "$port" parent 1:1 handle 10: netem \
+			loss random "$4%" limit "$5"
 		;;
 	*) echo "topo_bottleneck: unknown queue $kind" >&2; return 1 ;;
 	esac

@@ -39,21 +39,29 @@ static struct nlmsghdr *genl_put(struct nl *nl, uint16_t type, uint8_t cmd,
 	return nlh;
 }
 
-int nl_open(struct nl *nl)
+int nl_open_bus(struct nl *nl, int bus)
 {
-	struct nlmsghdr *nlh;
-	int one = 1, err;
+	int one = 1;
 
 	memset(nl, 0, sizeof(*nl));
 	nl->seq = time(NULL);
-	nl->sock = mnl_socket_open(NETLINK_GENERIC);
+	nl->sock = mnl_socket_open(bus);
 	if (!nl->sock || mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
 		perror("rocectl: netlink socket");
 		return -1;
 	}
 	/* Ask for the kernel's reasons with errors; old kernels ignore it. */
 	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
+	return 0;
+}
 
+int nl_open(struct nl *nl)
+{
+	struct nlmsghdr *nlh;
+	int err;
+
+	if (nl_open_bus(nl, NETLINK_GENERIC))
+		return -1;
 	nlh = genl_put(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, 0);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, RXE_CC_FAMILY_NAME);
 	err = nl_talk(nl, nlh, family_cb, &nl->family);

@@ -30,6 +30,8 @@ struct nl {
 
 /* Opens the socket and resolves the family; prints why on failure. */
 int nl_open(struct nl *nl);
+/* Opens a socket on another netlink BUS (NETLINK_ROUTE, ...) for nl_talk(). */
+int nl_open_bus(struct nl *nl, int bus);
 void nl_close(struct nl *nl);
 
 /* Starts a request for CMD in nl->req. */

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lab's default scenario, short, from the host: `tools/lab/run incast`
+# boots its VM, runs the 2:1 incast without and with DCQCN, and leaves
+# tables and plots behind. The outcome must keep its shape, so the demo
+# cannot rot: with DCQCN the flows share the port (Jain >= 0.9) and the
+# switch queue's p99 stays below the run without congestion control;
+# every CNP the receiver sent was handled; and every file the lab promises
+# exists and is not empty.
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+. "$here/lib/ktap.sh"
+
+out=$top/.cache/check/lab-incast
+rm -rf "$out"
+table=$out/table.json
+
+# run_field RUN EXPR: a jq expression on the named run's results.
+run_field() {
+	jq -r --arg run "$1" ".[] | select(.run == \$run) | $2" "$table"
+}
+
+lab_runs() {
+	"$top/tools/lab/run" incast --duration 16 --out "$out" >"$out.log" 2>&1 ||
+		{ sed 's/^/#   /' "$out.log" | tail -n 30; return 1; }
+	tail -n 1 "$out.log" | grep -qx "lab: results in $out" ||
+		fail "the last line does not name the results folder"
+}
+
+files_made() {
+	local f
+	for f in table.json table.txt overview.png rates.png queue.png alpha.png \
+		no-cc/timeseries.csv no-cc/samples.jsonl \
+		dcqcn/timeseries.csv dcqcn/qp.csv dcqcn/samples.jsonl dcqcn/rocectl-qp.json; do
+		[ -s "$out/$f" ] || fail "$f is missing or empty" || return 1
+	done
+	for f in overview.png rates.png queue.png alpha.png; do
+		[ "$(head -c 8 "$out/$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+			fail "$f is not a PNG" || return 1
+	done
+	# Rc and alpha were sampled for both flows, all along.
+	[ "$(awk -F, 'NR > 1 { n[$2]++ } END { print (n[1] > 50 && n[2] > 50) }' \
+		"$out/dcqcn/qp.csv")" = 1 ] || fail "qp.csv lacks samples of a flow"
+}
+
+dcqcn_fair() {
+	local jain
+	jain=$(run_field dcqcn .jain)
+	ktap_info "DCQCN: Jain $jain, steady $(run_field dcqcn '.steady_mbps | join(" and ")') Mb/s"
+	awk -v j="$jain" 'BEGIN { exit !(j >= 0.9) }' || fail "Jain's index $jain < 0.9"
+}
+
+dcqcn_queue_shorter() {
+	local cc nocc
+	cc=$(run_field dcqcn .queue_p99_bytes)
+	nocc=$(run_field no-cc .queue_p99_bytes)
+	ktap_info "queue p99: $cc bytes with DCQCN, $nocc without"
+	[ "$cc" -lt "$nocc" ] || fail "queue p99 $cc with DCQCN is not below $nocc without"
+}
+
+cnps_handled() {
+	local sent handled
+	sent=$(run_field dcqcn .cnp_sent)
+	handled=$(run_field dcqcn .cnp_handled)
+	ktap_info "CNPs: $sent sent, $handled handled"
+	[ "$sent" -gt 0 ] || fail "the receiver sent no CNP" || return 1
+	[ "$handled" -eq "$sent" ] || fail "$sent CNPs sent but $handled handled"
+}
+
+ktap_plan 5
+mkdir -p "$out"
+ktap_run "tools/lab/run incast finishes and names its folder" lab_runs
+[ -s "$table" ] || ktap_finish
+ktap_run "tables, CSV, rocectl counters and PNG plots are written" files_made
+ktap_run "with DCQCN the flows share the port (Jain >= 0.9)" dcqcn_fair
+ktap_run "with DCQCN the queue's p99 is below the no-CC run's" dcqcn_queue_shorter
+ktap_run "every CNP sent is handled by a sender" cnps_handled
+ktap_finish

@@ -1,0 +1,190 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lab's scenarios and options, read by the host side (tools/lab/run,
+# tools/lab/report) and the guest side (tools/lab/guest) alike, so that
+# both agree on what a run is.
+#
+# A scenario is two runs through one fabric: N senders write to one
+# receiver (ib_write_bw) through the switch port towards it, where a rate
+# limit and RED/ECN marking make the congestion point. scenario_NAME sets
+# LAB_TITLE, LAB_TEXT (what to look for), LAB_RUNS (the runs' names) and
+# LAB_FLOWS_DEFAULT; scenario_NAME RUN then changes the run_* settings that
+# differ from lab_run_defaults for that run.
+
+LAB_SCENARIOS="incast incast4 ecn-threshold-too-low cnp-blocked lossy"
+LAB_SCENARIO=incast
+LAB_RATE=50		# Mb/s, the bottleneck
+LAB_KMIN=10000		# bytes: RED starts marking
+LAB_KMAX=40000		# bytes: RED marks with LAB_PMAX, above it every packet
+LAB_PMAX=1		# see Documentation/labs.rst: packets are few here
+LAB_LIMIT=100000	# bytes: the port's buffer
+LAB_PRESET=mlx5
+LAB_DURATION=20		# s per run
+LAB_FLOWS=
+LAB_SCALE=100		# DCQCN's timers times this (see lab_dcqcn)
+LAB_LOSS=0.1		# %, the lossy scenario's random loss
+LAB_OUT=
+
+lab_usage() {
+	cat <<EOF
+Usage: tools/lab/run [SCENARIO] [OPTION VALUE]...
+       tools/lab/run --list
+SCENARIO: $LAB_SCENARIOS (default $LAB_SCENARIO)
+Options:
+  --rate MBPS       bottleneck rate (default $LAB_RATE)
+  --kmin BYTES      RED marking threshold, start (default $LAB_KMIN)
+  --kmax BYTES      RED marking threshold, full (default $LAB_KMAX)
+  --pmax P          marking probability at kmax (default $LAB_PMAX)
+  --limit BYTES     the switch port's buffer (default $LAB_LIMIT)
+  --preset NAME     DCQCN preset: mlx5 or paper (default $LAB_PRESET)
+  --scale N         DCQCN's timers (alpha period, increase timer, rate
+                    reduce period, CNP spacing) times N (default $LAB_SCALE);
+                    the alpha period is at least the CNP spacing
+  --duration SEC    length of each run (default $LAB_DURATION)
+  --flows N         senders (default: the scenario's)
+  --loss PCT        random loss of the lossy scenario (default $LAB_LOSS)
+  --out DIR         results folder (default .cache/lab/SCENARIO-DATE)
+Examples:
+  tools/lab/run
+  tools/lab/run incast4 --duration 30
+  tools/lab/run ecn-threshold-too-low --kmin 1000 --kmax 2000
+EOF
+}
+
+# lab_parse_args ARG...: sets the LAB_* options; fails with a reason.
+lab_parse_args() {
+	local re_num='^[0-9]+$' re_real='^[0-9]*\.?[0-9]+$'
+
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--rate | --kmin | --kmax | --limit | --duration | --flows | --scale)
+			[ $# -ge 2 ] && [[ $2 =~ $re_num ]] && [ "$2" -gt 0 ] ||
+				{ echo "lab: $1 needs a positive integer" >&2; return 1; } ;;&
+		--pmax | --loss)
+			[ $# -ge 2 ] && [[ $2 =~ $re_real ]] ||
+				{ echo "lab: $1 needs a number" >&2; return 1; } ;;&
+		--rate) LAB_RATE=$2 ;;
+		--kmin) LAB_KMIN=$2 ;;
+		--kmax) LAB_KMAX=$2 ;;
+		--pmax) LAB_PMAX=$2 ;;
+		--limit) LAB_LIMIT=$2 ;;
+		--duration) LAB_DURATION=$2 ;;
+		--flows) LAB_FLOWS=$2 ;;
+		--scale) LAB_SCALE=$2 ;;
+		--loss) LAB_LOSS=$2 ;;
+		--preset)
+			case ${2:-} in
+			mlx5 | paper) LAB_PRESET=$2 ;;
+			*) echo "lab: --preset is mlx5 or paper" >&2; return 1 ;;
+			esac ;;
+		--out)
+			[ $# -ge 2 ] || { echo "lab: --out needs a folder" >&2; return 1; }
+			LAB_OUT=$2 ;;
+		-*) echo "lab: unknown option $1 (see --help)" >&2; return 1 ;;
+		*)
+			[[ " $LAB_SCENARIOS " == *" $1 "* ]] ||
+				{ echo "lab: unknown scenario $1 (one of: $LAB_SCENARIOS)" >&2; return 1; }
+			LAB_SCENARIO=$1
+			shift
+			continue ;;
+		esac
+		shift 2
+	done
+	[ "$LAB_KMIN" -lt "$LAB_KMAX" ] ||
+		{ echo "lab: --kmin must be below --kmax" >&2; return 1; }
+	[ "$LAB_KMAX" -lt "$LAB_LIMIT" ] ||
+		{ echo "lab: --kmax must be below --limit" >&2; return 1; }
+	[ "$LAB_DURATION" -ge 6 ] ||
+		{ echo "lab: --duration must be 6 s or more" >&2; return 1; }
+	[ -z "$LAB_FLOWS" ] || [ "$LAB_FLOWS" -le 8 ] ||
+		{ echo "lab: at most 8 flows" >&2; return 1; }
+	"scenario_${LAB_SCENARIO//-/_}"
+	: "${LAB_FLOWS:=$LAB_FLOWS_DEFAULT}"
+}
+
+# The settings of one run, before its scenario changes them.
+lab_run_defaults() {
+	run_title=
+	run_cc=0		# rxe_cc loaded, DCQCN on
+	run_rate=$LAB_RATE
+	run_kmin=$LAB_KMIN
+	run_kmax=$LAB_KMAX
+	run_loss=0		# % random loss at the port, instead of RED
+	run_cnp_block=0		# the switch drops CNPs
+}
+
+scenario_incast() {
+	LAB_TITLE="2:1 incast"
+	LAB_FLOWS_DEFAULT=2
+	LAB_RUNS=(no-cc dcqcn)
+	LAB_TEXT="Two senders write to one receiver through a ${LAB_RATE} Mb/s port that marks ECN.
+Without congestion control every sender sends as fast as rxe lets it: the
+port's queue fills to its limit, packets are dropped, and RoCE's go-back-N
+resends whole windows, so goodput falls and one flow may starve. With DCQCN
+the receiver answers CE marks with CNPs, the senders cut their rates, and
+the queue stays near the marking thresholds: no drops, fair shares."
+	case ${1:-} in
+	no-cc) run_title="no congestion control" ;;
+	dcqcn) run_title="DCQCN ($LAB_PRESET)"; run_cc=1 ;;
+	esac
+}
+
+scenario_incast4() {
+	scenario_incast "$@"
+	LAB_TITLE="4:1 incast"
+	LAB_FLOWS_DEFAULT=4
+	LAB_TEXT="The incast with four senders: the queue without congestion control fills
+faster and the losses multiply; DCQCN still holds it near the thresholds
+and splits the port four ways. Compare the rates Rc of the four QPs: they
+converge on a quarter of the port each."
+}
+
+scenario_ecn_threshold_too_low() {
+	LAB_TITLE="ECN threshold too low"
+	LAB_FLOWS_DEFAULT=2
+	LAB_RUNS=(too-low sane)
+	LAB_TEXT="The same DCQCN incast twice: once with the marking thresholds at a few
+percent of the buffer ($((LAB_KMIN / 10)) and $((LAB_KMAX / 10)) bytes: one to four packets), once
+at the sane ones. Marked that early, almost every packet carries CE even
+when the queue is nearly empty: CNPs pour in, the rates are cut again and
+again and sit near the minimum, the queue runs dry and the port idles.
+Look at the goodput and at the rates Rc sawing down to the floor."
+	case ${1:-} in
+	too-low)
+		run_title="marking at $((LAB_KMIN / 10))/$((LAB_KMAX / 10)) bytes"
+		run_cc=1 run_kmin=$((LAB_KMIN / 10)) run_kmax=$((LAB_KMAX / 10)) ;;
+	sane) run_title="marking at $LAB_KMIN/$LAB_KMAX bytes"; run_cc=1 ;;
+	esac
+}
+
+scenario_cnp_blocked() {
+	LAB_TITLE="CNPs blocked"
+	LAB_FLOWS_DEFAULT=2
+	LAB_RUNS=(cnp-blocked dcqcn)
+	LAB_TEXT="DCQCN is on, but the switch drops every CNP (an ACL, a wrong CNP priority
+with no queue for it, a firewall on UDP 4791 opcode 0x81). The receiver
+marks and answers as it should, so np_cnp_sent rises, but rp_cnp_handled at
+the senders stays flat: they never slow down, the queue grows to its limit
+and drops begin, as if there were no congestion control at all. That pair
+of counters is how to spot it on real hardware."
+	case ${1:-} in
+	cnp-blocked) run_title="DCQCN, CNPs dropped by the switch"; run_cc=1 run_cnp_block=1 ;;
+	dcqcn) run_title="DCQCN, CNPs delivered"; run_cc=1 ;;
+	esac
+}
+
+scenario_lossy() {
+	LAB_TITLE="a lossy path"
+	LAB_FLOWS_DEFAULT=1
+	LAB_RUNS=(clean lossy)
+	LAB_TEXT="One flow, no congestion control, through a port that is not a bottleneck
+(1 Gb/s, more than rxe sends under emulation) and does not mark: once clean, once losing ${LAB_LOSS}% of the packets at random. RoCE assumes a
+lossless fabric: each loss makes the receiver NAK and the sender go back
+and resend everything after the lost packet, so a fraction of a percent of
+loss costs a large share of the throughput. This is why RoCE deployments
+run PFC or DCQCN, and why a flapping optic hurts RDMA far more than TCP."
+	case ${1:-} in
+	clean) run_title="no loss"; run_rate=1000 ;;
+	lossy) run_title="${LAB_LOSS}% random loss"; run_rate=1000 run_loss=$LAB_LOSS ;;
+	esac
+}
