@@ -40,6 +40,7 @@
 #include "rocectl/nl.h"
 
 /* The lab's congestion point: the leaf qdisc under HTB class 1:1. */
+#define IB_QP_STATE_RTR 2	/* enum ib_qp_state, as rdma netlink reports it */
 #define LEAF_PARENT TC_H_MAKE(1 << 16, 1)
 
 static volatile sig_atomic_t stop;
@@ -183,22 +184,28 @@ static int find_rdma_dev(struct nl *rd, struct rdma_dev *d)
 	return err;
 }
 
-/* One QP of a resource dump: prints "LQPN":RQ_PSN. */
+/*
+ * One QP of a resource dump: prints "LQPN":RQ_PSN once the QP is connected
+ * (RTR or later: perftest leaves its server side in RTR); before, its PSN is
+ * not yet the one the peer starts from.
+ */
 static void print_rq_psn(const struct nlattr *entry, int *n)
 {
 	const struct nlattr *attr;
 	uint32_t lqpn = 0, psn = 0;
-	bool have_psn = false;
+	bool have_psn = false, connected = false;
 
 	mnl_attr_for_each_nested(attr, entry) {
 		if (mnl_attr_get_type(attr) == RDMA_NLDEV_ATTR_RES_LQPN)
 			lqpn = mnl_attr_get_u32(attr);
+		if (mnl_attr_get_type(attr) == RDMA_NLDEV_ATTR_RES_STATE)
+			connected = mnl_attr_get_u8(attr) >= IB_QP_STATE_RTR;
 		if (mnl_attr_get_type(attr) == RDMA_NLDEV_ATTR_RES_RQ_PSN) {
 			psn = mnl_attr_get_u32(attr);
 			have_psn = true;
 		}
 	}
-	if (have_psn)
+	if (have_psn && connected)
 		printf("%s\"%u\":%u", (*n)++ ? "," : "", lqpn, psn);
 }
 

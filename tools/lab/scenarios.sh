@@ -133,10 +133,12 @@ scenario_incast4() {
 	scenario_incast "$@"
 	LAB_TITLE="4:1 incast"
 	LAB_FLOWS_DEFAULT=4
-	LAB_TEXT="The incast with four senders: the queue without congestion control fills
-faster and the losses multiply; DCQCN still holds it near the thresholds
-and splits the port four ways. Compare the rates Rc of the four QPs: they
-converge on a quarter of the port each."
+	LAB_TEXT="The incast with four senders: their windows (4 x 64 packets) overflow the
+buffer at once and the losses multiply. Under emulation, with the default
+buffer, DCQCN does not settle either: a flow stalled by a retransmission
+timeout recovers its Rc to the line rate while it waits and bursts back
+in. Run it again with --limit 300000 and compare: how much buffer a number
+of senders needs before DCQCN's reaction catches up is the lesson."
 }
 
 scenario_ecn_threshold_too_low() {
@@ -144,15 +146,15 @@ scenario_ecn_threshold_too_low() {
 	LAB_FLOWS_DEFAULT=2
 	LAB_RUNS=(too-low sane)
 	LAB_TEXT="The same DCQCN incast twice: once with the marking thresholds at a few
-percent of the buffer ($((LAB_KMIN / 10)) and $((LAB_KMAX / 10)) bytes: one to four packets), once
+percent of the buffer ($((LAB_LIMIT / 50)) and $((LAB_LIMIT / 20)) bytes: two and five packets), once
 at the sane ones. Marked that early, almost every packet carries CE even
 when the queue is nearly empty: CNPs pour in, the rates are cut again and
 again and sit near the minimum, the queue runs dry and the port idles.
 Look at the goodput and at the rates Rc sawing down to the floor."
 	case ${1:-} in
 	too-low)
-		run_title="marking at $((LAB_KMIN / 10))/$((LAB_KMAX / 10)) bytes"
-		run_cc=1 run_kmin=$((LAB_KMIN / 10)) run_kmax=$((LAB_KMAX / 10)) ;;
+		run_title="marking at $((LAB_LIMIT / 50))/$((LAB_LIMIT / 20)) bytes"
+		run_cc=1 run_kmin=$((LAB_LIMIT / 50)) run_kmax=$((LAB_LIMIT / 20)) ;;
 	sane) run_title="marking at $LAB_KMIN/$LAB_KMAX bytes"; run_cc=1 ;;
 	esac
 }
