@@ -5,6 +5,8 @@
 #   make                 build rxe_cc.ko (against KDIR) and the tools
 #   make install         install the module (updates/), rocectl and its man page
 #   make check           install what is needed, then run every test
+#   make bench           the benchmark: throughput ratios, pacing accuracy,
+#                        hook cost, bytes per QP (prints a table; not a test)
 #   make demo            the congestion-control lab (LAB="incast4 --duration 30"
 #                        picks a scenario and options; tools/lab/run --help)
 #   make clean           leave the tree as cloned (test kernels and VM logs
@@ -35,6 +37,10 @@ check:
 	tools/install-deps
 	selftests/check
 
+bench:
+	tools/install-deps
+	selftests/bench/run
+
 demo:
 	tools/install-deps
 	tools/lab/run $(LAB)
@@ -50,4 +56,4 @@ clean: modules-clean
 	$(MAKE) -C selftests clean
 	rm -rf .cache
 
-.PHONY: all modules tools install check demo modules-clean clean
+.PHONY: all modules tools install check bench demo modules-clean clean

@@ -18,6 +18,8 @@
 
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/jump_label.h>
+#include <linux/moduleparam.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
@@ -120,8 +122,54 @@ static void rxe_cc_set_ect(struct sk_buff *skb, bool v6)
 		ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK, INET_ECN_ECT_0);
 }
 
-static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,
-				  const struct nf_hook_state *state)
+/*
+ * hook_timing=1 makes every hook call on an rxe device add its duration to
+ * the device's hook-tx/rx counters, for the benchmark. Off, it costs a
+ * patched-out branch.
+ */
+static DEFINE_STATIC_KEY_FALSE(rxe_cc_hook_timing);
+
+static int hook_timing_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int err = kstrtobool(val, &on);
+
+	if (err)
+		return err;
+	if (on && !static_key_enabled(&rxe_cc_hook_timing))
+		static_branch_enable(&rxe_cc_hook_timing);
+	else if (!on && static_key_enabled(&rxe_cc_hook_timing))
+		static_branch_disable(&rxe_cc_hook_timing);
+	return 0;
+}
+
+static int hook_timing_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", static_key_enabled(&rxe_cc_hook_timing));
+}
+
+static const struct kernel_param_ops hook_timing_ops = {
+	.set = hook_timing_set,
+	.get = hook_timing_get,
+};
+module_param_cb(hook_timing, &hook_timing_ops, NULL, 0644);
+MODULE_PARM_DESC(hook_timing, "count the time spent in the hooks per device (0/1)");
+
+/* Each hook's time counter is followed by its packet counter. */
+static_assert(RXE_CC_A_STAT_HOOK_TX_PACKETS == RXE_CC_A_STAT_HOOK_TX_NS + 1);
+static_assert(RXE_CC_A_STAT_HOOK_RX_PACKETS == RXE_CC_A_STAT_HOOK_RX_NS + 1);
+
+static void rxe_cc_hook_time(const struct net_device *ndev, int ns_stat, u64 start_ns)
+{
+	struct rxe_cc_dev *dev = ndev ? rxe_cc_dev_by_netdev(ndev) : NULL;
+
+	if (!dev)
+		return;
+	rxe_cc_dev_count(dev, ns_stat, ktime_get_ns() - start_ns);
+	rxe_cc_dev_count(dev, ns_stat + 1, 1);
+}
+
+static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_state *state)
 {
 	struct rxe_cc_config *cfg;
 	struct rxe_cc_dev *dev;
@@ -174,8 +222,21 @@ static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,
 	return rxe_cc_pace(qp, &cfg->rp, skb, state, now);
 }
 
-static unsigned int rxe_cc_ingress(void *priv, struct sk_buff *skb,
-				   const struct nf_hook_state *state)
+static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,
+				  const struct nf_hook_state *state)
+{
+	unsigned int verdict;
+	u64 start_ns;
+
+	if (!static_branch_unlikely(&rxe_cc_hook_timing))
+		return __rxe_cc_egress(skb, state);
+	start_ns = ktime_get_ns();
+	verdict = __rxe_cc_egress(skb, state);
+	rxe_cc_hook_time(state->out, RXE_CC_A_STAT_HOOK_TX_NS, start_ns);
+	return verdict;
+}
+
+static unsigned int __rxe_cc_ingress(struct sk_buff *skb, const struct nf_hook_state *state)
 {
 	struct rxe_cc_config *cfg;
 	struct rxe_cc_dev *dev;
@@ -224,6 +285,20 @@ static unsigned int rxe_cc_ingress(void *priv, struct sk_buff *skb,
 	if (pkt.ecn == INET_ECN_CE)
 		rxe_cc_np_ce(dev, cfg, qp, skb, &pkt);
 	return NF_ACCEPT;
+}
+
+static unsigned int rxe_cc_ingress(void *priv, struct sk_buff *skb,
+				   const struct nf_hook_state *state)
+{
+	unsigned int verdict;
+	u64 start_ns;
+
+	if (!static_branch_unlikely(&rxe_cc_hook_timing))
+		return __rxe_cc_ingress(skb, state);
+	start_ns = ktime_get_ns();
+	verdict = __rxe_cc_ingress(skb, state);
+	rxe_cc_hook_time(state->in, RXE_CC_A_STAT_HOOK_RX_NS, start_ns);
+	return verdict;
 }
 
 static const struct nf_hook_ops rxe_cc_nf_ops[] = {

@@ -104,7 +104,7 @@ static int rxe_cc_put_stats(struct sk_buff *msg, int type, const u64 *stats)
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = RXE_CC_A_STAT_UNSPEC + 1; i < RXE_CC_A_STAT_PAD; i++) {
-		bool dev_only = i == RXE_CC_A_STAT_MALFORMED || i == RXE_CC_A_STAT_UNKNOWN_QP;
+		bool dev_only = i >= RXE_CC_A_STAT_MALFORMED;
 
 		if (type == RXE_CC_A_STATS ? i == RXE_CC_A_STAT_QUEUE_PEAK : dev_only)
 			continue;

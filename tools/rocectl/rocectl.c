@@ -45,6 +45,10 @@ static const char *const stat_names[RXE_CC_A_STAT_MAX + 1] = {
 	[RXE_CC_A_STAT_PACED_DROPPED] = "paced-dropped",
 	[RXE_CC_A_STAT_MALFORMED] = "malformed",
 	[RXE_CC_A_STAT_UNKNOWN_QP] = "unknown-qp",
+	[RXE_CC_A_STAT_HOOK_TX_NS] = "hook-tx-ns",
+	[RXE_CC_A_STAT_HOOK_TX_PACKETS] = "hook-tx-packets",
+	[RXE_CC_A_STAT_HOOK_RX_NS] = "hook-rx-ns",
+	[RXE_CC_A_STAT_HOOK_RX_PACKETS] = "hook-rx-packets",
 };
 
 /* iproute2's abbreviations: ARG is a prefix of WORD. */

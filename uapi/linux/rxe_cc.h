@@ -105,6 +105,11 @@ enum {
 	RXE_CC_A_STAT_PACED_DROPPED,	/* held packets freed: their QP died */
 	RXE_CC_A_STAT_MALFORMED,	/* device only */
 	RXE_CC_A_STAT_UNKNOWN_QP,	/* device only */
+	/* Device only, counted while the hook_timing module parameter is 1. */
+	RXE_CC_A_STAT_HOOK_TX_NS,	/* time spent in the egress hook */
+	RXE_CC_A_STAT_HOOK_TX_PACKETS,	/* packets it saw */
+	RXE_CC_A_STAT_HOOK_RX_NS,	/* time spent in the ingress hook */
+	RXE_CC_A_STAT_HOOK_RX_PACKETS,
 	RXE_CC_A_STAT_PAD,
 
 	__RXE_CC_A_STAT_MAX,
