@@ -58,6 +58,10 @@ topo_setup() {
 		ip addr add "$(topo_ip4 "$i")/24" dev "$(topo_dev "$i")"
 		ip addr add "$(topo_ip6 "$i")/64" dev "$(topo_dev "$i")" nodad
 		ip link set "$(topo_dev "$i")" up
+		# The same at the host end: what leaves a switch port is sent
+		# from whichever CPU runs its qdisc (the enqueuer's, or the
+		# CPU of its watchdog timer).
+		echo 1 >"/sys/class/net/$(topo_dev "$i")/queues/rx-0/rps_cpus" || return 1
 		# Each host answers ARP for its own address only: all the
 		# addresses are local to every host end.
 		sysctl -qw "net.ipv4.conf.$(topo_dev "$i").accept_local=1" \
