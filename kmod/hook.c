@@ -159,14 +159,23 @@ MODULE_PARM_DESC(hook_timing, "count the time spent in the hooks per device (0/1
 static_assert(RXE_CC_A_STAT_HOOK_TX_PACKETS == RXE_CC_A_STAT_HOOK_TX_NS + 1);
 static_assert(RXE_CC_A_STAT_HOOK_RX_PACKETS == RXE_CC_A_STAT_HOOK_RX_NS + 1);
 
-static void rxe_cc_hook_time(const struct net_device *ndev, int ns_stat, u64 start_ns)
+typedef unsigned int (*rxe_cc_hook_fn)(struct sk_buff *skb, const struct nf_hook_state *state);
+
+/* Runs HOOK and adds its time to NDEV's NS_STAT, if NDEV is an rxe device. */
+static unsigned int rxe_cc_timed(rxe_cc_hook_fn hook, struct sk_buff *skb,
+				 const struct nf_hook_state *state,
+				 const struct net_device *ndev, int ns_stat)
 {
+	u64 start_ns = ktime_get_ns();
+	unsigned int verdict = hook(skb, state);
+	u64 ns = ktime_get_ns() - start_ns;
 	struct rxe_cc_dev *dev = ndev ? rxe_cc_dev_by_netdev(ndev) : NULL;
 
-	if (!dev)
-		return;
-	rxe_cc_dev_count(dev, ns_stat, ktime_get_ns() - start_ns);
-	rxe_cc_dev_count(dev, ns_stat + 1, 1);
+	if (dev) {
+		rxe_cc_dev_count(dev, ns_stat, ns);
+		rxe_cc_dev_count(dev, ns_stat + 1, 1);
+	}
+	return verdict;
 }
 
 static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_state *state)
@@ -225,15 +234,10 @@ static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_st
 static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,
 				  const struct nf_hook_state *state)
 {
-	unsigned int verdict;
-	u64 start_ns;
-
-	if (!static_branch_unlikely(&rxe_cc_hook_timing))
-		return __rxe_cc_egress(skb, state);
-	start_ns = ktime_get_ns();
-	verdict = __rxe_cc_egress(skb, state);
-	rxe_cc_hook_time(state->out, RXE_CC_A_STAT_HOOK_TX_NS, start_ns);
-	return verdict;
+	if (static_branch_unlikely(&rxe_cc_hook_timing))
+		return rxe_cc_timed(__rxe_cc_egress, skb, state, state->out,
+				    RXE_CC_A_STAT_HOOK_TX_NS);
+	return __rxe_cc_egress(skb, state);
 }
 
 static unsigned int __rxe_cc_ingress(struct sk_buff *skb, const struct nf_hook_state *state)
@@ -290,15 +294,10 @@ static unsigned int __rxe_cc_ingress(struct sk_buff *skb, const struct nf_hook_s
 static unsigned int rxe_cc_ingress(void *priv, struct sk_buff *skb,
 				   const struct nf_hook_state *state)
 {
-	unsigned int verdict;
-	u64 start_ns;
-
-	if (!static_branch_unlikely(&rxe_cc_hook_timing))
-		return __rxe_cc_ingress(skb, state);
-	start_ns = ktime_get_ns();
-	verdict = __rxe_cc_ingress(skb, state);
-	rxe_cc_hook_time(state->in, RXE_CC_A_STAT_HOOK_RX_NS, start_ns);
-	return verdict;
+	if (static_branch_unlikely(&rxe_cc_hook_timing))
+		return rxe_cc_timed(__rxe_cc_ingress, skb, state, state->in,
+				    RXE_CC_A_STAT_HOOK_RX_NS);
+	return __rxe_cc_ingress(skb, state);
 }
 
 static const struct nf_hook_ops rxe_cc_nf_ops[] = {
