@@ -56,6 +56,17 @@ static void usage(void)
 	exit(EXIT_USAGE);
 }
 
+/* Starts a dump request of TYPE in NL's buffer. */
+static struct nlmsghdr *dump_request(struct nl *nl, uint16_t type)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->req);
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = ++nl->seq;
+	return nlh;
+}
+
 struct leaf {
 	int ifindex;
 	bool found;
@@ -97,12 +108,9 @@ static int qdisc_cb(const struct nlmsghdr *nlh, void *data)
 
 static int sample_leaf(struct nl *rt, struct leaf *leaf)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(rt->req);
+	struct nlmsghdr *nlh = dump_request(rt, RTM_GETQDISC);
 	struct tcmsg *tcm;
 
-	nlh->nlmsg_type = RTM_GETQDISC;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = ++rt->seq;
 	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = leaf->ifindex;
@@ -132,13 +140,10 @@ static int counter_cb(const struct nlmsghdr *nlh, void *data)
 
 static int sample_counters(struct nl *nf, const char *table)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nf->req);
+	struct nlmsghdr *nlh = dump_request(nf, (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_GETOBJ);
 	struct nfgenmsg *nfg;
 	int n = 0;
 
-	nlh->nlmsg_type = (NFNL_SUBSYS_NFTABLES << 8) | NFT_MSG_GETOBJ;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = ++nf->seq;
 	nfg = mnl_nlmsg_put_extra_header(nlh, sizeof(*nfg));
 	nfg->nfgen_family = NFPROTO_INET;
 	nfg->version = NFNETLINK_V0;
@@ -172,12 +177,10 @@ static int rdma_dev_cb(const struct nlmsghdr *nlh, void *data)
 
 static int find_rdma_dev(struct nl *rd, struct rdma_dev *d)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(rd->req);
+	struct nlmsghdr *nlh = dump_request(rd, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+								  RDMA_NLDEV_CMD_GET));
 	int err;
 
-	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET);
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = ++rd->seq;
 	err = nl_talk(rd, nlh, rdma_dev_cb, d);
 	if (!err && !d->found)
 		err = -ENODEV;
@@ -222,12 +225,10 @@ static int rq_psn_cb(const struct nlmsghdr *nlh, void *data)
 
 static int sample_rq_psns(struct nl *rd, const struct rdma_dev *d)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(rd->req);
+	struct nlmsghdr *nlh = dump_request(rd, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+								  RDMA_NLDEV_CMD_RES_QP_GET));
 	int n = 0;
 
-	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_QP_GET);
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = ++rd->seq;
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
 	return nl_talk(rd, nlh, rq_psn_cb, &n);
 }
