@@ -151,8 +151,8 @@ at the sane ones. On hardware, marking that early cuts the rates while the
 queue is nearly empty and the link idles. Compare the queue, the marks and
 the goodput of the two runs: under emulation (measured here) the low
 thresholds kept the queue at a few KB and lost no goodput, because the
-emulated port cannot run at its nominal rate anyway; lower --kmin/--kmax
-or raise --rate to look for the collapse."
+emulated port cannot run at its nominal rate anyway; lower --limit (the
+low thresholds are 2% and 5% of it) or raise --rate to look for the collapse."
 	case ${1:-} in
 	too-low)
 		run_title="marking at $((LAB_LIMIT / 50))/$((LAB_LIMIT / 20)) bytes"
