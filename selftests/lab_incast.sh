@@ -48,7 +48,7 @@ files_made() {
 dcqcn_fair() {
 	local jain
 	jain=$(run_field dcqcn .jain)
-	ktap_info "DCQCN: Jain $jain, steady $(run_field dcqcn '.steady_mbps | join(" and ")') Mb/s"
+	ktap_info "DCQCN: Jain $jain, steady $(run_field dcqcn '.steady_goodput_mbps | map(tostring) | join(" and ")') Mb/s"
 	awk -v j="$jain" 'BEGIN { exit !(j >= 0.9) }' || fail "Jain's index $jain < 0.9"
 }
 
