@@ -40,27 +40,28 @@ struct rxe_cc_dev *rxe_cc_dev_by_netdev(const struct net_device *ndev)
 	return NULL;
 }
 
-struct rxe_cc_dev *rxe_cc_dev_by_name(const char *name)
+/* Netlink requests see the devices of their own network namespace only. */
+struct rxe_cc_dev *rxe_cc_dev_by_name(const struct net *net, const char *name)
 {
 	struct rxe_cc_dev *dev;
 
 	list_for_each_entry_rcu(dev, &rxe_cc_devs, list, lockdep_is_held(&rxe_cc_config_lock))
-		if (!strcmp(dev_name(&dev->ibdev->dev), name))
+		if (net_eq(dev_net(dev->ndev), net) && !strcmp(dev_name(&dev->ibdev->dev), name))
 			return dev;
 	return NULL;
 }
 
-struct rxe_cc_dev *rxe_cc_dev_by_index(u32 index)
+struct rxe_cc_dev *rxe_cc_dev_by_index(const struct net *net, u32 index)
 {
 	struct rxe_cc_dev *dev;
 
 	list_for_each_entry_rcu(dev, &rxe_cc_devs, list, lockdep_is_held(&rxe_cc_config_lock))
-		if (dev->ibdev->index == index)
+		if (net_eq(dev_net(dev->ndev), net) && dev->ibdev->index == index)
 			return dev;
 	return NULL;
 }
 
-void rxe_cc_dev_stats_sum(struct rxe_cc_dev *dev, u64 *sum)
+static void rxe_cc_dev_stats_raw(struct rxe_cc_dev *dev, u64 *sum)
 {
 	int cpu, i;
 
@@ -71,6 +72,27 @@ void rxe_cc_dev_stats_sum(struct rxe_cc_dev *dev, u64 *sum)
 		for (i = 0; i < RXE_CC_NSTATS; i++)
 			sum[i] += READ_ONCE(s->v[i]);
 	}
+}
+
+/* The device's counters since the last reset (rxe_cc_config_lock held). */
+void rxe_cc_dev_stats_sum(struct rxe_cc_dev *dev, u64 *sum)
+{
+	int i;
+
+	lockdep_assert_held(&rxe_cc_config_lock);
+	rxe_cc_dev_stats_raw(dev, sum);
+	for (i = 0; i < RXE_CC_NSTATS; i++)
+		sum[i] -= dev->stats_base[i];
+}
+
+/*
+ * Per-CPU counters cannot be zeroed under the CPUs that add to them: a
+ * reset records their sums instead, and readers subtract those.
+ */
+void rxe_cc_dev_stats_reset(struct rxe_cc_dev *dev)
+{
+	lockdep_assert_held(&rxe_cc_config_lock);
+	rxe_cc_dev_stats_raw(dev, dev->stats_base);
 }
 
 /* Caller holds rxe_cc_config_lock; CFG has been validated. */
@@ -158,6 +180,7 @@ static int rxe_cc_add_one(struct ib_device *ibdev)
 	RCU_INIT_POINTER(dev->cfg, cfg);
 	rxe_cc_qps_init(dev);
 	rxe_cc_pacer_init(dev);
+	rxe_cc_monitor_init(dev);
 
 	mutex_lock(&rxe_cc_config_lock);
 	list_add_tail_rcu(&dev->list, &rxe_cc_devs);

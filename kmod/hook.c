@@ -156,8 +156,8 @@ module_param_cb(hook_timing, &hook_timing_ops, NULL, 0644);
 MODULE_PARM_DESC(hook_timing, "count the time spent in the hooks per device (0/1)");
 
 /* Each hook's time counter is followed by its packet counter. */
-static_assert(RXE_CC_A_STAT_HOOK_TX_PACKETS == RXE_CC_A_STAT_HOOK_TX_NS + 1);
-static_assert(RXE_CC_A_STAT_HOOK_RX_PACKETS == RXE_CC_A_STAT_HOOK_RX_NS + 1);
+static_assert(RXE_CC_A_STAT_HOOK_TX_PACKETS - RXE_CC_A_STAT_HOOK_TX_NS == 1);
+static_assert(RXE_CC_A_STAT_HOOK_RX_PACKETS - RXE_CC_A_STAT_HOOK_RX_NS == 1);
 
 typedef unsigned int (*rxe_cc_hook_fn)(struct sk_buff *skb, const struct nf_hook_state *state);
 
@@ -201,7 +201,7 @@ static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_st
 	if (!qp)
 		return NF_ACCEPT;
 	cfg = rxe_cc_cfg(dev);
-	paced = cfg->rp_enable && !roce_opcode_is_response(pkt.bth.opcode);
+	paced = !roce_opcode_is_response(pkt.bth.opcode) && rxe_cc_qp_paced(qp, cfg);
 
 	WRITE_ONCE(qp->last_seen, jiffies);
 	remote_qpn = roce_bth_dest_qp(&pkt.bth);
@@ -228,7 +228,7 @@ static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_st
 	/* The application's own ECN choice stands. */
 	if (pkt.ecn == INET_ECN_NOT_ECT)
 		rxe_cc_set_ect(skb, pkt.v6);
-	return rxe_cc_pace(qp, &cfg->rp, skb, state, now);
+	return rxe_cc_pace(qp, cfg, skb, state, now);
 }
 
 static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,

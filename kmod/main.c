@@ -5,8 +5,8 @@
  * The module watches rxe's RoCEv2 traffic from the outside: it never patches
  * rxe and only uses exported IB core and netfilter interfaces. Units:
  * dev.c (rxe devices), qp.c (per-QP state), hook.c (the packet path), np.c
- * (CNPs out), rp.c (CNPs in), pacer.c, netlink.c, and the DCQCN arithmetic
- * in dcqcn.c.
+ * (CNPs out), rp.c (CNPs in), pacer.c, netlink.c, monitor.c (events), and
+ * the DCQCN arithmetic in dcqcn.c.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -19,31 +19,35 @@ static int __init rxe_cc_init(void)
 {
 	int err;
 
-	err = rxe_cc_dev_init();
+	/* The family first: the packet path sends events on its group. */
+	err = rxe_cc_netlink_init();
 	if (err)
 		return err;
+	err = rxe_cc_dev_init();
+	if (err)
+		goto err_netlink;
 	err = rxe_cc_hooks_init();
 	if (err)
 		goto err_dev;
-	err = rxe_cc_netlink_init();
-	if (err)
-		goto err_hooks;
 	pr_info("version " RXE_CC_VERSION " loaded\n");
 	return 0;
 
-err_hooks:
-	rxe_cc_hooks_exit();
 err_dev:
 	rxe_cc_dev_exit();
+err_netlink:
+	rxe_cc_netlink_exit();
 	return err;
 }
 
-/* Hooks go first, so nothing is held any more when the devices go. */
+/*
+ * Hooks go first, so nothing is held any more when the devices go; the
+ * family last, once no packet can send an event on its group.
+ */
 static void __exit rxe_cc_exit(void)
 {
-	rxe_cc_netlink_exit();
 	rxe_cc_hooks_exit();
 	rxe_cc_dev_exit();
+	rxe_cc_netlink_exit();
 }
 
 module_init(rxe_cc_init);

@@ -2,10 +2,12 @@
 /*
  * The rxe_cc generic netlink family (uapi/linux/rxe_cc.h).
  *
- * Reads are open to all; every set needs CAP_NET_ADMIN. Parameter ranges
- * live in the policies, which mirror the DCQCN core's validation; what a
- * policy cannot say (min-rate <= max-rate) is checked here with an extack
- * message. A set either applies completely or changes nothing.
+ * Reads are open to all; every set and reset needs CAP_NET_ADMIN. Parameter
+ * ranges live in the policies, which mirror the DCQCN core's validation and
+ * Documentation/netlink/specs/rxe_cc.yaml; what a policy cannot say
+ * (min-rate <= max-rate) is checked here with an extack message. A set
+ * either applies completely or changes nothing. A request sees only the
+ * devices whose netdev is in its own network namespace.
  */
 
 #include <linux/slab.h>
@@ -14,8 +16,6 @@
 #include <rdma/ib_verbs.h>
 
 #include "rxe_cc.h"
-
-static struct genl_family rxe_cc_genl;
 
 /* Not const: 6.1's nla_policy points to a mutable range. */
 #define RANGE(_min, _max) (&(struct netlink_range_validation){ .min = _min, .max = _max })
@@ -51,34 +51,83 @@ static const struct nla_policy rxe_cc_np_policy[RXE_CC_A_NP_MAX + 1] = {
 	[RXE_CC_A_NP_CNP_PRIO_MODE] = NLA_POLICY_MAX(NLA_U32, 1),
 };
 
+/* What a request may say of a QP: which one, and its overrides. */
+static const struct nla_policy rxe_cc_qp_policy[RXE_CC_A_QP_MAX + 1] = {
+	[RXE_CC_A_QP_NUM] = { .type = NLA_U32 },
+	[RXE_CC_A_QP_DCQCN] = NLA_POLICY_MAX(NLA_U32, RXE_CC_QP_DCQCN_OFF),
+	[RXE_CC_A_QP_MIN_RATE] = U32_RANGE(0, DCQCN_RATE_MAX_MBPS),
+	[RXE_CC_A_QP_MAX_RATE] = U32_RANGE(0, DCQCN_RATE_MAX_MBPS),
+};
+
 static const struct nla_policy rxe_cc_policy[RXE_CC_A_MAX + 1] = {
 	[RXE_CC_A_DEV_INDEX] = { .type = NLA_U32 },
 	[RXE_CC_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = IB_DEVICE_NAME_MAX - 1 },
 	[RXE_CC_A_DEV_LINE_RATE] = U32_RANGE(1, DCQCN_RATE_MAX_MBPS),
 	[RXE_CC_A_DCQCN] = NLA_POLICY_NESTED(rxe_cc_dcqcn_policy),
 	[RXE_CC_A_NP] = NLA_POLICY_NESTED(rxe_cc_np_policy),
+	[RXE_CC_A_QP] = NLA_POLICY_NESTED(rxe_cc_qp_policy),
 };
 
-/* The device a request names, by index or name (config lock held). */
+/* The device ATTRS name, by index or name, in NET (config lock held). */
+static struct rxe_cc_dev *rxe_cc_nl_find_dev(struct net *net, struct nlattr **attrs,
+					     struct netlink_ext_ack *extack)
+{
+	struct rxe_cc_dev *dev;
+
+	if (attrs[RXE_CC_A_DEV_INDEX]) {
+		dev = rxe_cc_dev_by_index(net, nla_get_u32(attrs[RXE_CC_A_DEV_INDEX]));
+		if (!dev)
+			NL_SET_ERR_MSG_ATTR(extack, attrs[RXE_CC_A_DEV_INDEX],
+					    "no such rxe device in this network namespace");
+		return dev;
+	}
+	if (attrs[RXE_CC_A_DEV_NAME]) {
+		dev = rxe_cc_dev_by_name(net, nla_data(attrs[RXE_CC_A_DEV_NAME]));
+		if (!dev)
+			NL_SET_ERR_MSG_ATTR(extack, attrs[RXE_CC_A_DEV_NAME],
+					    "no such rxe device in this network namespace");
+		return dev;
+	}
+	NL_SET_ERR_MSG(extack, "no device given (name or index)");
+	return NULL;
+}
+
 static struct rxe_cc_dev *rxe_cc_nl_dev(struct genl_info *info)
 {
-	struct rxe_cc_dev *dev = NULL;
-
-	if (info->attrs[RXE_CC_A_DEV_INDEX])
-		dev = rxe_cc_dev_by_index(nla_get_u32(info->attrs[RXE_CC_A_DEV_INDEX]));
-	else if (info->attrs[RXE_CC_A_DEV_NAME])
-		dev = rxe_cc_dev_by_name(nla_data(info->attrs[RXE_CC_A_DEV_NAME]));
-	else
-		GENL_SET_ERR_MSG(info, "no device given (name or index)");
-	if (!dev && (info->attrs[RXE_CC_A_DEV_INDEX] || info->attrs[RXE_CC_A_DEV_NAME]))
-		GENL_SET_ERR_MSG(info, "no such rxe device");
-	return dev;
+	return rxe_cc_nl_find_dev(genl_info_net(info), info->attrs, info->extack);
 }
 
 /*
- * Counters as a nest of type TYPE. A device has no queue of its own; a QP
- * sees no malformed packets and is never unknown.
+ * The QP a request names in its QP nest, parsed into TB, on DEV (config
+ * lock held; the QP is RCU-protected).
  */
+static struct rxe_cc_qp *rxe_cc_nl_qp(struct genl_info *info, struct rxe_cc_dev *dev,
+				      struct nlattr **tb)
+{
+	struct rxe_cc_qp *qp;
+
+	if (!tb[RXE_CC_A_QP_NUM]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RXE_CC_A_QP], "no QP number given");
+		return NULL;
+	}
+	qp = rxe_cc_qp_lookup(dev, nla_get_u32(tb[RXE_CC_A_QP_NUM]));
+	if (!qp)
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[RXE_CC_A_QP_NUM],
+				    "no such QP: it has sent nothing yet or is gone");
+	return qp;
+}
+
+/* Parses the request's QP nest into TB; it is required. */
+static int rxe_cc_nl_parse_qp(struct genl_info *info, struct nlattr **tb)
+{
+	if (!info->attrs[RXE_CC_A_QP]) {
+		GENL_SET_ERR_MSG(info, "no QP given");
+		return -EINVAL;
+	}
+	return nla_parse_nested(tb, RXE_CC_A_QP_MAX, info->attrs[RXE_CC_A_QP],
+				rxe_cc_qp_policy, info->extack);
+}
+
 /*
  * For a set: the named device and a copy of its configuration to change,
  * with rxe_cc_config_lock held (also on failure: callers unlock).
@@ -96,6 +145,10 @@ static struct rxe_cc_dev *rxe_cc_nl_dev_for_set(struct genl_info *info,
 	return dev;
 }
 
+/*
+ * Counters as a nest of type TYPE. A device has no queue of its own; a QP
+ * sees no malformed packets and is never unknown.
+ */
 static int rxe_cc_put_stats(struct sk_buff *msg, int type, const u64 *stats)
 {
 	struct nlattr *nest = nla_nest_start(msg, type);
@@ -115,7 +168,7 @@ static int rxe_cc_put_stats(struct sk_buff *msg, int type, const u64 *stats)
 	return 0;
 }
 
-static int rxe_cc_put_dev_id(struct sk_buff *msg, struct rxe_cc_dev *dev)
+int rxe_cc_nl_put_dev_id(struct sk_buff *msg, const struct rxe_cc_dev *dev)
 {
 	if (nla_put_u32(msg, RXE_CC_A_DEV_INDEX, dev->ibdev->index) ||
 	    nla_put_string(msg, RXE_CC_A_DEV_NAME, dev_name(&dev->ibdev->dev)))
@@ -136,7 +189,7 @@ static int rxe_cc_fill_dev(struct sk_buff *msg, struct rxe_cc_dev *dev, u32 port
 	hdr = genlmsg_put(msg, portid, seq, &rxe_cc_genl, flags, RXE_CC_CMD_DEV_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (rxe_cc_put_dev_id(msg, dev) ||
+	if (rxe_cc_nl_put_dev_id(msg, dev) ||
 	    nla_put_string(msg, RXE_CC_A_DEV_IFNAME, dev->ndev->name) ||
 	    nla_put_u32(msg, RXE_CC_A_DEV_LINE_RATE,
 			READ_ONCE(dev->line_kbps) / DCQCN_KBPS_PER_MBPS))
@@ -200,7 +253,8 @@ static int rxe_cc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback
 	list_for_each_entry(dev, &rxe_cc_devs, list) {
 		if (idx++ < cb->args[0])
 			continue;
-		if (rxe_cc_fill_dev(skb, dev, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+		if (net_eq(dev_net(dev->ndev), sock_net(skb->sk)) &&
+		    rxe_cc_fill_dev(skb, dev, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 				    NLM_F_MULTI))
 			break;
 		cb->args[0] = idx;
@@ -302,20 +356,24 @@ out:
 }
 
 static int rxe_cc_fill_qp(struct sk_buff *msg, struct rxe_cc_dev *dev, struct rxe_cc_qp *qp,
-			  u32 portid, u32 seq)
+			  u32 portid, u32 seq, int flags)
 {
+	const struct rxe_cc_config *cfg = rcu_dereference_protected(dev->cfg,
+						lockdep_is_held(&rxe_cc_config_lock));
+	u32 remote, queued, idle_ms, mode, min_mbps, max_mbps;
 	u64 stats[RXE_CC_NSTATS];
 	struct dcqcn_flow flow;
 	struct in6_addr peer;
-	u32 remote, queued, idle_ms;
 	struct nlattr *nest;
 	bool v6;
 	void *hdr;
 
 	spin_lock_bh(&qp->lock);
-	rxe_cc_qp_run_dcqcn(qp, &rcu_dereference(dev->cfg)->rp, RXE_CC_DCQCN_ADVANCE, 0,
-			    ktime_get_ns());
+	rxe_cc_qp_run_dcqcn(qp, cfg, RXE_CC_DCQCN_ADVANCE, 0, ktime_get_ns());
 	flow = qp->flow;
+	mode = qp->dcqcn_mode;
+	min_mbps = qp->min_rate_mbps;
+	max_mbps = qp->max_rate_mbps;
 	memcpy(stats, qp->stats, sizeof(stats));
 	remote = qp->remote_qpn;
 	peer = qp->peer;
@@ -324,10 +382,10 @@ static int rxe_cc_fill_qp(struct sk_buff *msg, struct rxe_cc_dev *dev, struct rx
 	idle_ms = jiffies_to_msecs(jiffies - qp->last_seen);
 	spin_unlock_bh(&qp->lock);
 
-	hdr = genlmsg_put(msg, portid, seq, &rxe_cc_genl, NLM_F_MULTI, RXE_CC_CMD_QP_GET);
+	hdr = genlmsg_put(msg, portid, seq, &rxe_cc_genl, flags, RXE_CC_CMD_QP_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (rxe_cc_put_dev_id(msg, dev))
+	if (rxe_cc_nl_put_dev_id(msg, dev))
 		goto cancel;
 	nest = nla_nest_start(msg, RXE_CC_A_QP);
 	if (!nest || nla_put_u32(msg, RXE_CC_A_QP_NUM, qp->qpn))
@@ -346,6 +404,9 @@ static int rxe_cc_fill_qp(struct sk_buff *msg, struct rxe_cc_dev *dev, struct rx
 	    nla_put_u32(msg, RXE_CC_A_QP_LIMITED, flow.limited) ||
 	    nla_put_u32(msg, RXE_CC_A_QP_QUEUE, queued) ||
 	    nla_put_u32(msg, RXE_CC_A_QP_IDLE_MS, idle_ms) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_DCQCN, mode) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_MIN_RATE, min_mbps) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_MAX_RATE, max_mbps) ||
 	    rxe_cc_put_stats(msg, RXE_CC_A_QP_STATS, stats))
 		goto cancel;
 	nla_nest_end(msg, nest);
@@ -364,21 +425,65 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int rxe_cc_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[RXE_CC_A_QP_MAX + 1];
+	struct rxe_cc_dev *dev;
+	struct rxe_cc_qp *qp;
+	struct sk_buff *msg;
+	int err;
+
+	err = rxe_cc_nl_parse_qp(info, tb);
+	if (err)
+		return err;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&rxe_cc_config_lock);
+	rcu_read_lock();
+	err = -ENODEV;
+	dev = rxe_cc_nl_dev(info);
+	qp = dev ? rxe_cc_nl_qp(info, dev, tb) : NULL;
+	if (qp)
+		err = rxe_cc_fill_qp(msg, dev, qp, info->snd_portid, info->snd_seq, 0);
+	else if (dev)
+		err = -ENOENT;
+	rcu_read_unlock();
+	mutex_unlock(&rxe_cc_config_lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* A dump filtered by device resolves it once: cb->args[2] = index + 1. */
+static int rxe_cc_nl_qp_get_start(struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct rxe_cc_dev *dev;
+
+	if (!info->attrs[RXE_CC_A_DEV_INDEX] && !info->attrs[RXE_CC_A_DEV_NAME])
+		return 0;
+	mutex_lock(&rxe_cc_config_lock);
+	dev = rxe_cc_nl_find_dev(sock_net(cb->skb->sk), info->attrs, cb->extack);
+	if (dev)
+		cb->args[2] = (long)dev->ibdev->index + 1;
+	mutex_unlock(&rxe_cc_config_lock);
+	return dev ? 0 : -ENODEV;
+}
+
 /*
  * QPs are dumped per device in QP number order, so that a dump resumes
  * after the last QP number it sent (cb->args[1]) however QPs came and went
  * meanwhile: a QP that lived through the whole dump appears exactly once.
- * cb->args[0] counts the devices done; args[2] filters by device index + 1.
+ * cb->args[0] counts the devices done.
  */
 static int rxe_cc_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct rxe_cc_dev *dev;
 	long idx = 0;
 	int err = 0;
-
-	if (!cb->args[2] && info->attrs[RXE_CC_A_DEV_INDEX])
-		cb->args[2] = (long)nla_get_u32(info->attrs[RXE_CC_A_DEV_INDEX]) + 1;
 
 	mutex_lock(&rxe_cc_config_lock);
 	list_for_each_entry(dev, &rxe_cc_devs, list) {
@@ -388,7 +493,8 @@ static int rxe_cc_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 
 		if (idx++ < cb->args[0])
 			continue;
-		if (cb->args[2] && dev->ibdev->index != cb->args[2] - 1) {
+		if (!net_eq(dev_net(dev->ndev), sock_net(skb->sk)) ||
+		    (cb->args[2] && dev->ibdev->index != cb->args[2] - 1)) {
 			cb->args[0] = idx;
 			continue;
 		}
@@ -407,7 +513,7 @@ static int rxe_cc_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 			if (!qp)
 				continue;
 			err = rxe_cc_fill_qp(skb, dev, qp, NETLINK_CB(cb->skb).portid,
-					     cb->nlh->nlmsg_seq);
+					     cb->nlh->nlmsg_seq, NLM_F_MULTI);
 			if (!err)
 				cb->args[1] = (long)qpns[i] + 1;
 		}
@@ -422,6 +528,112 @@ static int rxe_cc_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 	if (err == -EMSGSIZE && skb->len)
 		return skb->len;
 	return err ?: skb->len;
+}
+
+/*
+ * A QP's overrides. Turning its DCQCN off restarts its flow at the
+ * ceiling, so that no cut outlives the decision; rate limits take effect
+ * with the QP's next packet, as a device's do.
+ */
+static int rxe_cc_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[RXE_CC_A_QP_MAX + 1];
+	const struct rxe_cc_config *cfg;
+	struct dcqcn_params buf, check;
+	struct rxe_cc_dev *dev;
+	struct rxe_cc_qp *qp;
+	u32 min_mbps, max_mbps, mode;
+	int err;
+
+	err = rxe_cc_nl_parse_qp(info, tb);
+	if (err)
+		return err;
+	if (!tb[RXE_CC_A_QP_DCQCN] && !tb[RXE_CC_A_QP_MIN_RATE] && !tb[RXE_CC_A_QP_MAX_RATE]) {
+		GENL_SET_ERR_MSG(info, "nothing to set (dcqcn, min-rate, max-rate)");
+		return -EINVAL;
+	}
+	mutex_lock(&rxe_cc_config_lock);
+	rcu_read_lock();
+	err = -ENODEV;
+	dev = rxe_cc_nl_dev(info);
+	if (!dev)
+		goto out;
+	err = -ENOENT;
+	qp = rxe_cc_nl_qp(info, dev, tb);
+	if (!qp)
+		goto out;
+	cfg = rcu_dereference_protected(dev->cfg, lockdep_is_held(&rxe_cc_config_lock));
+
+	spin_lock_bh(&qp->lock);
+	mode = tb[RXE_CC_A_QP_DCQCN] ? nla_get_u32(tb[RXE_CC_A_QP_DCQCN]) : qp->dcqcn_mode;
+	min_mbps = tb[RXE_CC_A_QP_MIN_RATE] ? nla_get_u32(tb[RXE_CC_A_QP_MIN_RATE]) :
+					      qp->min_rate_mbps;
+	max_mbps = tb[RXE_CC_A_QP_MAX_RATE] ? nla_get_u32(tb[RXE_CC_A_QP_MAX_RATE]) :
+					      qp->max_rate_mbps;
+	check = cfg->rp;
+	if (min_mbps)
+		check.min_rate_mbps = min_mbps;
+	if (max_mbps)
+		check.max_rate_mbps = max_mbps;
+	if (dcqcn_params_check(&check) >= 0) {
+		spin_unlock_bh(&qp->lock);
+		NL_SET_ERR_MSG(info->extack,
+			       "min-rate must not exceed max-rate (the QP's or its device's)");
+		err = -EINVAL;
+		goto out;
+	}
+	WRITE_ONCE(qp->dcqcn_mode, mode);
+	WRITE_ONCE(qp->min_rate_mbps, min_mbps);
+	WRITE_ONCE(qp->max_rate_mbps, max_mbps);
+	if (!rxe_cc_qp_rp_enabled(qp, cfg))
+		dcqcn_init(&qp->flow, rxe_cc_qp_params(qp, cfg, &buf),
+			   READ_ONCE(dev->line_kbps), ktime_get_ns());
+	spin_unlock_bh(&qp->lock);
+	err = 0;
+out:
+	rcu_read_unlock();
+	mutex_unlock(&rxe_cc_config_lock);
+	return err;
+}
+
+/* A device's counters and all its QPs', or, given a QP, that QP's only. */
+static int rxe_cc_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[RXE_CC_A_QP_MAX + 1];
+	struct rxe_cc_dev *dev;
+	struct rxe_cc_qp *qp;
+	int err = 0, bkt;
+
+	if (info->attrs[RXE_CC_A_QP]) {
+		err = rxe_cc_nl_parse_qp(info, tb);
+		if (err)
+			return err;
+	}
+	mutex_lock(&rxe_cc_config_lock);
+	rcu_read_lock();
+	dev = rxe_cc_nl_dev(info);
+	if (!dev) {
+		err = -ENODEV;
+	} else if (info->attrs[RXE_CC_A_QP]) {
+		qp = rxe_cc_nl_qp(info, dev, tb);
+		if (qp) {
+			spin_lock_bh(&qp->lock);
+			rxe_cc_qp_stats_reset(qp);
+			spin_unlock_bh(&qp->lock);
+		} else {
+			err = -ENOENT;
+		}
+	} else {
+		rxe_cc_dev_stats_reset(dev);
+		hash_for_each_rcu(dev->qps, bkt, qp, hnode) {
+			spin_lock_bh(&qp->lock);
+			rxe_cc_qp_stats_reset(qp);
+			spin_unlock_bh(&qp->lock);
+		}
+	}
+	rcu_read_unlock();
+	mutex_unlock(&rxe_cc_config_lock);
+	return err;
 }
 
 static const struct genl_ops rxe_cc_ops[] = {
@@ -442,11 +654,28 @@ static const struct genl_ops rxe_cc_ops[] = {
 	},
 	{
 		.cmd = RXE_CC_CMD_QP_GET,
+		.doit = rxe_cc_nl_qp_get_doit,
+		.start = rxe_cc_nl_qp_get_start,
 		.dumpit = rxe_cc_nl_qp_get_dumpit,
+	},
+	{
+		.cmd = RXE_CC_CMD_QP_SET,
+		.doit = rxe_cc_nl_qp_set_doit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = RXE_CC_CMD_STATS_RESET,
+		.doit = rxe_cc_nl_stats_reset_doit,
+		.flags = GENL_ADMIN_PERM,
 	},
 };
 
-static struct genl_family rxe_cc_genl __ro_after_init = {
+static const struct genl_multicast_group rxe_cc_mcgrps[] = {
+	{ .name = RXE_CC_MCGRP_MONITOR },
+};
+
+/* New: every command is strictly validated (resv_start_op 0). */
+struct genl_family rxe_cc_genl __ro_after_init = {
 	.name = RXE_CC_FAMILY_NAME,
 	.version = RXE_CC_FAMILY_VERSION,
 	.maxattr = RXE_CC_A_MAX,
@@ -455,7 +684,8 @@ static struct genl_family rxe_cc_genl __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = rxe_cc_ops,
 	.n_ops = ARRAY_SIZE(rxe_cc_ops),
-	.resv_start_op = RXE_CC_CMD_QP_GET + 1,
+	.mcgrps = rxe_cc_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(rxe_cc_mcgrps),
 };
 
 int rxe_cc_netlink_init(void)

@@ -181,6 +181,7 @@ void rxe_cc_np_ce(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 		  struct rxe_cc_qp *qp, struct sk_buff *skb, const struct roce_pkt *pkt)
 {
 	const struct rxe_cc_np_params *np = &cfg->np;
+	u64 now = ktime_get_ns();
 	u32 dest_qpn, prio;
 	int stat, err;
 
@@ -192,7 +193,7 @@ void rxe_cc_np_ce(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 		stat = -1;
 	else if (dest_qpn == RXE_CC_QPN_UNKNOWN)
 		stat = RXE_CC_A_STAT_CNP_UNRESOLVED;
-	else if (!np_take_slot(dev, qp, np, ktime_get_ns()))
+	else if (!np_take_slot(dev, qp, np, now))
 		stat = RXE_CC_A_STAT_CNP_SUPPRESSED;
 	if (stat > 0)
 		rxe_cc_qp_count(qp, stat, 1);
@@ -209,4 +210,6 @@ void rxe_cc_np_ce(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 	spin_lock_bh(&qp->lock);
 	rxe_cc_qp_count(qp, err ? RXE_CC_A_STAT_CNP_UNRESOLVED : RXE_CC_A_STAT_CNP_SENT, 1);
 	spin_unlock_bh(&qp->lock);
+	if (!err)
+		rxe_cc_monitor_cnp_sent(dev, qp->qpn, dest_qpn, now);
 }

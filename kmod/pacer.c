@@ -79,14 +79,14 @@ static void pacer_tree_remove(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
  * from where the schedule says it should have left, at most
  * RXE_CC_PACER_SLACK_NS in the past.
  */
-static void pacer_depart(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
+static void pacer_depart(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 			 unsigned int len, u64 now_ns)
 {
 	u64 base = qp->time_next_ns;
 
 	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_PACKETS, 1);
 	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_BYTES, len);
-	rxe_cc_qp_run_dcqcn(qp, p, RXE_CC_DCQCN_SENT, len, now_ns);
+	rxe_cc_qp_run_dcqcn(qp, cfg, RXE_CC_DCQCN_SENT, len, now_ns);
 	if (pacer_at_line_rate(qp))
 		return;
 	if (base + RXE_CC_PACER_SLACK_NS < now_ns)
@@ -94,14 +94,14 @@ static void pacer_depart(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 	qp->time_next_ns = base + dcqcn_tx_time_ns(len, dcqcn_rate_kbps(&qp->flow));
 }
 
-unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
+unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 			 struct sk_buff *skb, const struct nf_hook_state *state, u64 now)
 {
 	struct rxe_cc_dev *dev = qp->dev;
 	u32 queued;
 
 	spin_lock_bh(&qp->lock);
-	rxe_cc_qp_run_dcqcn(qp, p, RXE_CC_DCQCN_ADVANCE, 0, now);
+	rxe_cc_qp_run_dcqcn(qp, cfg, RXE_CC_DCQCN_ADVANCE, 0, now);
 	/*
 	 * Below the line rate every packet goes through the queue and the
 	 * timer, even one that could leave now: sent straight from rxe's
@@ -110,7 +110,7 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 	 * for loss.
 	 */
 	if (skb_queue_empty(&qp->queue) && pacer_at_line_rate(qp)) {
-		pacer_depart(qp, p, skb->len, now);
+		pacer_depart(qp, cfg, skb->len, now);
 		spin_unlock_bh(&qp->lock);
 		return NF_ACCEPT;
 	}
@@ -165,7 +165,7 @@ static void pacer_serve(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp, u64 now)
 	spin_unlock(&dev->pacer_lock);
 
 	rxe_cc_qp_count(qp, RXE_CC_A_STAT_PACED_NS, now - ktime_to_ns(skb->tstamp));
-	pacer_depart(qp, &rxe_cc_cfg(dev)->rp, skb->len, now);
+	pacer_depart(qp, rxe_cc_cfg(dev), skb->len, now);
 	if (!skb_queue_empty(&qp->queue)) {
 		spin_lock(&dev->pacer_lock);
 		pacer_tree_insert(dev, qp);

@@ -62,6 +62,7 @@ struct rxe_cc_qp *rxe_cc_qp_get_or_create(struct rxe_cc_dev *dev, u32 qpn,
 	spin_lock_init(&qp->lock);
 	skb_queue_head_init(&qp->queue);
 	RB_CLEAR_NODE(&qp->pacer_node);
+	/* A new QP has no overrides: its device's parameters are its own. */
 	dcqcn_init(&qp->flow, &rxe_cc_cfg(dev)->rp, READ_ONCE(dev->line_kbps), now_ns);
 
 	spin_lock_bh(&dev->qp_lock);
@@ -91,16 +92,78 @@ struct rxe_cc_qp *rxe_cc_qp_get_or_create(struct rxe_cc_dev *dev, u32 qpn,
 	return qp;
 }
 
+bool rxe_cc_qp_rp_enabled(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg)
+{
+	switch (READ_ONCE(qp->dcqcn_mode)) {
+	case RXE_CC_QP_DCQCN_ON:
+		return true;
+	case RXE_CC_QP_DCQCN_OFF:
+		return false;
+	default:
+		return cfg->rp_enable;
+	}
+}
+
 /*
- * Runs one DCQCN event on the QP (its lock held) and counts the rate steps
- * it took on the QP and its device.
+ * Requests go through the pacer while DCQCN runs for the QP, while it has a
+ * max-rate of its own (a static limit, DCQCN on or not) and while it still
+ * holds packets, which later ones must not overtake.
  */
-void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
+bool rxe_cc_qp_paced(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg)
+{
+	return rxe_cc_qp_rp_enabled(qp, cfg) || READ_ONCE(qp->max_rate_mbps) ||
+	       !skb_queue_empty_lockless(&qp->queue);
+}
+
+/*
+ * The DCQCN parameters of the QP: its device's, with the QP's rate limits
+ * in place of the device's where it has them (in BUF). The core keeps Rc
+ * between floor and ceiling even when they cross.
+ */
+const struct dcqcn_params *rxe_cc_qp_params(const struct rxe_cc_qp *qp,
+					    const struct rxe_cc_config *cfg,
+					    struct dcqcn_params *buf)
+{
+	u32 min_mbps = READ_ONCE(qp->min_rate_mbps), max_mbps = READ_ONCE(qp->max_rate_mbps);
+
+	if (likely(!min_mbps && !max_mbps))
+		return &cfg->rp;
+	*buf = cfg->rp;
+	if (min_mbps)
+		buf->min_rate_mbps = min_mbps;
+	if (max_mbps)
+		buf->max_rate_mbps = max_mbps;
+	return buf;
+}
+
+/* Which step moved the rate; a cut outranks the increases it interrupts. */
+static int rxe_cc_rate_reason(const struct dcqcn_flow *f, u32 cuts, u32 fr, u32 ai, u32 hai)
+{
+	if (f->cuts != cuts)
+		return RXE_CC_RATE_CUT;
+	if (f->hyper != hai)
+		return RXE_CC_RATE_HYPER;
+	if (f->additive != ai)
+		return RXE_CC_RATE_ADDITIVE;
+	if (f->fast_recovery != fr)
+		return RXE_CC_RATE_FAST_RECOVERY;
+	return RXE_CC_RATE_CEILING;
+}
+
+/*
+ * Runs one DCQCN event on the QP (its lock held), counts the rate steps it
+ * took on the QP and its device and tells the monitor group if Rc moved.
+ */
+void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 			 int event, u32 bytes, u64 now_ns)
 {
 	struct dcqcn_flow *f = &qp->flow;
 	u32 cuts = f->cuts, fr = f->fast_recovery, ai = f->additive, hai = f->hyper;
+	u32 old_kbps = f->rc_kbps;
+	const struct dcqcn_params *p;
+	struct dcqcn_params buf;
 
+	p = rxe_cc_qp_params(qp, cfg, &buf);
 	/* The device's line rate may have been set since; the core re-caps. */
 	f->line_kbps = READ_ONCE(qp->dev->line_kbps);
 	switch (event) {
@@ -123,6 +186,16 @@ void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 		rxe_cc_qp_count(qp, RXE_CC_A_STAT_ADDITIVE, (u32)(f->additive - ai));
 	if (f->hyper != hai)
 		rxe_cc_qp_count(qp, RXE_CC_A_STAT_HYPER, (u32)(f->hyper - hai));
+	if (f->rc_kbps != old_kbps)
+		rxe_cc_monitor_rate_change(qp, old_kbps,
+					   rxe_cc_rate_reason(f, cuts, fr, ai, hai), now_ns);
+}
+
+/* Zeroes the QP's counters, its lock held; the device's are separate. */
+void rxe_cc_qp_stats_reset(struct rxe_cc_qp *qp)
+{
+	lockdep_assert_held(&qp->lock);
+	memset(qp->stats, 0, sizeof(qp->stats));
 }
 
 /* Is the QP gone (destroy has begun) or unable to send (error, reset)? */

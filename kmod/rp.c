@@ -4,7 +4,8 @@
  * checked as a NIC would (length, P_Key, ICRC), matched to the QP by its
  * DestQP, and fed to the QP's DCQCN flow. CNPs for unknown QPs, for QPs of
  * a device with the RP off, or from an address that is not the QP's peer
- * are counted as ignored (mlx5's rp_cnp_ignored).
+ * are counted as ignored (mlx5's rp_cnp_ignored); so are CNPs for a QP
+ * whose DCQCN is turned off on its own.
  */
 
 #include <linux/skbuff.h>
@@ -35,6 +36,7 @@ void rxe_cc_rp_cnp(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 {
 	struct rxe_cc_qp *qp;
 	bool from_peer;
+	u64 now;
 
 	if (!rp_cnp_valid(skb, pkt)) {
 		rxe_cc_dev_count(dev, RXE_CC_A_STAT_MALFORMED, 1);
@@ -51,11 +53,13 @@ void rxe_cc_rp_cnp(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 	spin_lock_bh(&qp->lock);
 	rxe_cc_qp_count(qp, RXE_CC_A_STAT_CNP_RECEIVED, 1);
 	from_peer = ipv6_addr_equal(&pkt->saddr, &qp->peer);
-	if (!cfg->rp_enable || !from_peer) {
+	if (!rxe_cc_qp_rp_enabled(qp, cfg) || !from_peer) {
 		rxe_cc_qp_count(qp, RXE_CC_A_STAT_CNP_IGNORED, 1);
 	} else {
-		rxe_cc_qp_run_dcqcn(qp, &cfg->rp, RXE_CC_DCQCN_CNP, 0, ktime_get_ns());
+		now = ktime_get_ns();
+		rxe_cc_qp_run_dcqcn(qp, cfg, RXE_CC_DCQCN_CNP, 0, now);
 		rxe_cc_qp_count(qp, RXE_CC_A_STAT_CNP_HANDLED, 1);
+		rxe_cc_monitor_cnp_handled(qp, now);
 	}
 	spin_unlock_bh(&qp->lock);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rxe_cc internals: the device and QP bookkeeping shared by the units
- * (dev.c, qp.c, hook.c, np.c, rp.c, pacer.c, netlink.c).
+ * (dev.c, qp.c, hook.c, np.c, rp.c, pacer.c, netlink.c, monitor.c).
  */
 #ifndef _RXE_CC_H
 #define _RXE_CC_H
@@ -13,6 +13,7 @@
 #include <linux/rbtree.h>
 #include <linux/skbuff.h>
 #include <linux/workqueue.h>
+#include <net/genetlink.h>
 #include <linux/rxe_cc.h>
 
 #include "dcqcn.h"
@@ -77,6 +78,7 @@ struct rxe_cc_dev {
 	u32 line_kbps;
 	struct rxe_cc_config __rcu *cfg;
 	struct rxe_cc_dev_stats __percpu *stats;
+	u64 stats_base[RXE_CC_NSTATS];		/* the sums at the last reset */
 
 	spinlock_t qp_lock;			/* QP table writers */
 	DECLARE_HASHTABLE(qps, RXE_CC_QP_HASH_BITS);
@@ -93,6 +95,12 @@ struct rxe_cc_dev {
 
 	atomic64_t np_last_cnp_ns;		/* per-port CNP spacing */
 	bool removing;
+
+	/* The monitor group's rate limit: a token bucket, in ns of credit. */
+	spinlock_t monitor_lock;
+	u64 monitor_credit_ns;
+	u64 monitor_last_ns;
+	int monitor_dropped;			/* since the last event that went out */
 };
 
 struct nf_hook_state;
@@ -124,11 +132,17 @@ struct rxe_cc_qp {
 	rxe_cc_okfn_t okfn;
 	struct net *net;
 
+	/* Overrides of the device's DCQCN, set over netlink. */
+	u8 dcqcn_mode;				/* enum rxe_cc_qp_dcqcn */
+	u32 min_rate_mbps;			/* 0: the device's */
+	u32 max_rate_mbps;			/* 0: the device's */
+
 	u64 stats[RXE_CC_NSTATS];
 };
 
 extern struct list_head rxe_cc_devs;
 extern struct ib_client rxe_cc_client;
+extern struct genl_family rxe_cc_genl;
 
 static inline struct rxe_cc_config *rxe_cc_cfg(struct rxe_cc_dev *dev)
 {
@@ -151,9 +165,10 @@ static inline void rxe_cc_qp_count(struct rxe_cc_qp *qp, int stat, u64 n)
 int rxe_cc_dev_init(void);
 void rxe_cc_dev_exit(void);
 struct rxe_cc_dev *rxe_cc_dev_by_netdev(const struct net_device *ndev);
-struct rxe_cc_dev *rxe_cc_dev_by_name(const char *name);
-struct rxe_cc_dev *rxe_cc_dev_by_index(u32 index);
+struct rxe_cc_dev *rxe_cc_dev_by_name(const struct net *net, const char *name);
+struct rxe_cc_dev *rxe_cc_dev_by_index(const struct net *net, u32 index);
 void rxe_cc_dev_stats_sum(struct rxe_cc_dev *dev, u64 *sum);
+void rxe_cc_dev_stats_reset(struct rxe_cc_dev *dev);
 int rxe_cc_dev_set_config(struct rxe_cc_dev *dev, const struct rxe_cc_config *cfg);
 extern struct mutex rxe_cc_config_lock;
 
@@ -161,8 +176,14 @@ extern struct mutex rxe_cc_config_lock;
 struct rxe_cc_qp *rxe_cc_qp_lookup(struct rxe_cc_dev *dev, u32 qpn);
 struct rxe_cc_qp *rxe_cc_qp_get_or_create(struct rxe_cc_dev *dev, u32 qpn,
 					  const struct sock *sk, u64 now_ns);
-void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
+bool rxe_cc_qp_rp_enabled(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg);
+bool rxe_cc_qp_paced(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg);
+const struct dcqcn_params *rxe_cc_qp_params(const struct rxe_cc_qp *qp,
+					    const struct rxe_cc_config *cfg,
+					    struct dcqcn_params *buf);
+void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 			 int event, u32 bytes, u64 now_ns);
+void rxe_cc_qp_stats_reset(struct rxe_cc_qp *qp);
 void rxe_cc_qps_init(struct rxe_cc_dev *dev);
 void rxe_cc_qp_watch_kick(struct rxe_cc_dev *dev);
 void rxe_cc_qps_stop(struct rxe_cc_dev *dev);
@@ -175,7 +196,7 @@ enum rxe_cc_dcqcn_event {
 };
 
 /* pacer.c */
-unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
+unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 			 struct sk_buff *skb, const struct nf_hook_state *state, u64 now);
 void rxe_cc_pacer_init(struct rxe_cc_dev *dev);
 void rxe_cc_pacer_flush(struct rxe_cc_dev *dev, bool send);
@@ -198,5 +219,13 @@ void rxe_cc_hooks_exit(void);
 /* netlink.c */
 int rxe_cc_netlink_init(void);
 void rxe_cc_netlink_exit(void);
+int rxe_cc_nl_put_dev_id(struct sk_buff *msg, const struct rxe_cc_dev *dev);
+
+/* monitor.c: events for the monitor group; cheap when nobody listens. */
+extern unsigned int rxe_cc_monitor_rate;
+void rxe_cc_monitor_init(struct rxe_cc_dev *dev);
+void rxe_cc_monitor_cnp_sent(struct rxe_cc_dev *dev, u32 qpn, u32 remote_qpn, u64 now_ns);
+void rxe_cc_monitor_cnp_handled(struct rxe_cc_qp *qp, u64 now_ns);
+void rxe_cc_monitor_rate_change(struct rxe_cc_qp *qp, u32 old_kbps, int reason, u64 now_ns);
 
 #endif /* _RXE_CC_H */

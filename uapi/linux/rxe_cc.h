@@ -2,9 +2,12 @@
 /*
  * rxe_cc: DCQCN congestion control for soft-RoCE, user API.
  *
- * A generic netlink family. Devices are named by their rxe device name
- * (RXE_CC_A_DEV_NAME, "rxe0") or index (RXE_CC_A_DEV_INDEX, the IB device
- * index); QPs by device and QP number.
+ * A generic netlink family, described by
+ * Documentation/netlink/specs/rxe_cc.yaml. Devices are named by their rxe
+ * device name (RXE_CC_A_DEV_NAME, "rxe0") or index (RXE_CC_A_DEV_INDEX, the
+ * IB device index); QPs by device and QP number (RXE_CC_A_QP_NUM inside
+ * RXE_CC_A_QP). A request sees the devices whose netdev is in its network
+ * namespace. Events go to the "monitor" multicast group of that namespace.
  */
 #ifndef _UAPI_LINUX_RXE_CC_H
 #define _UAPI_LINUX_RXE_CC_H
@@ -12,12 +15,20 @@
 #define RXE_CC_FAMILY_NAME	"rxe_cc"
 #define RXE_CC_FAMILY_VERSION	1
 
+#define RXE_CC_MCGRP_MONITOR	"monitor"
+
 enum {
 	RXE_CC_CMD_UNSPEC,
 	RXE_CC_CMD_DEV_GET,	/* do/dump: devices, their parameters and counters */
 	RXE_CC_CMD_DCQCN_SET,	/* reaction point parameters, preset, enable */
 	RXE_CC_CMD_NP_SET,	/* notification point parameters */
 	RXE_CC_CMD_QP_GET,	/* do/dump: QPs' counters and live DCQCN state */
+	RXE_CC_CMD_QP_SET,	/* a QP's overrides of its device's DCQCN */
+	RXE_CC_CMD_STATS_RESET,	/* zero a device's counters and its QPs', or one QP's */
+	/* Events, on the monitor group; RXE_CC_A_EVENT says what happened. */
+	RXE_CC_CMD_CNP_SENT_NTF,	/* the NP answered a CE mark */
+	RXE_CC_CMD_CNP_HANDLED_NTF,	/* the RP fed a CNP to a QP's DCQCN */
+	RXE_CC_CMD_RATE_NTF,		/* a QP's rate Rc changed */
 
 	__RXE_CC_CMD_MAX,
 	RXE_CC_CMD_MAX = __RXE_CC_CMD_MAX - 1
@@ -34,6 +45,7 @@ enum {
 	RXE_CC_A_STATS,		/* nest: RXE_CC_A_STAT_* */
 	RXE_CC_A_QP,		/* nest: RXE_CC_A_QP_* */
 	RXE_CC_A_PAD,
+	RXE_CC_A_EVENT,		/* nest: RXE_CC_A_EVENT_* */
 
 	__RXE_CC_A_MAX,
 	RXE_CC_A_MAX = __RXE_CC_A_MAX - 1
@@ -110,6 +122,7 @@ enum {
 	RXE_CC_A_STAT_HOOK_TX_PACKETS,	/* packets it saw */
 	RXE_CC_A_STAT_HOOK_RX_NS,	/* time spent in the ingress hook */
 	RXE_CC_A_STAT_HOOK_RX_PACKETS,
+	RXE_CC_A_STAT_MONITOR_DROPPED,	/* device only: events the rate limit dropped */
 	RXE_CC_A_STAT_PAD,
 
 	__RXE_CC_A_STAT_MAX,
@@ -131,9 +144,46 @@ enum {
 	RXE_CC_A_QP_IDLE_MS,		/* u32: since the QP's last packet */
 	RXE_CC_A_QP_STATS,		/* nest: RXE_CC_A_STAT_* */
 	RXE_CC_A_QP_PAD,
+	/* Overrides of the device's reaction point, set with QP_SET. */
+	RXE_CC_A_QP_DCQCN,		/* u32, enum rxe_cc_qp_dcqcn */
+	RXE_CC_A_QP_MIN_RATE,		/* u32, Mb/s: floor of Rc, 0 = the device's */
+	RXE_CC_A_QP_MAX_RATE,		/* u32, Mb/s: ceiling of Rc, 0 = the device's */
 
 	__RXE_CC_A_QP_MAX,
 	RXE_CC_A_QP_MAX = __RXE_CC_A_QP_MAX - 1
+};
+
+/* Does DCQCN run for a QP? */
+enum rxe_cc_qp_dcqcn {
+	RXE_CC_QP_DCQCN_DEVICE,		/* as its device says (DCQCN_ENABLE) */
+	RXE_CC_QP_DCQCN_ON,
+	RXE_CC_QP_DCQCN_OFF,		/* CNPs ignored; paced only to its max-rate */
+};
+
+enum {
+	RXE_CC_A_EVENT_UNSPEC,
+	RXE_CC_A_EVENT_TIME_NS,		/* u64, CLOCK_MONOTONIC */
+	RXE_CC_A_EVENT_QP_NUM,		/* u32: the local QP */
+	RXE_CC_A_EVENT_REMOTE_NUM,	/* u32, CNP sent: the QP the CNP went to */
+	RXE_CC_A_EVENT_RATE,		/* u32, kb/s: Rc after the event */
+	RXE_CC_A_EVENT_OLD_RATE,	/* u32, kb/s, rate change: Rc before it */
+	RXE_CC_A_EVENT_TARGET_RATE,	/* u32, kb/s: Rt after the event */
+	RXE_CC_A_EVENT_ALPHA,		/* u32, 1/1024 */
+	RXE_CC_A_EVENT_REASON,		/* u32, rate change: enum rxe_cc_rate_reason */
+	RXE_CC_A_EVENT_DROPPED,		/* u32: events of this device dropped just before */
+	RXE_CC_A_EVENT_PAD,
+
+	__RXE_CC_A_EVENT_MAX,
+	RXE_CC_A_EVENT_MAX = __RXE_CC_A_EVENT_MAX - 1
+};
+
+/* What moved a QP's rate; for several steps at once, the last kind named. */
+enum rxe_cc_rate_reason {
+	RXE_CC_RATE_CUT,		/* a CNP */
+	RXE_CC_RATE_FAST_RECOVERY,
+	RXE_CC_RATE_ADDITIVE,
+	RXE_CC_RATE_HYPER,
+	RXE_CC_RATE_CEILING,		/* max-rate or line-rate changed */
 };
 
 #endif /* _UAPI_LINUX_RXE_CC_H */
