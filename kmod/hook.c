@@ -185,7 +185,7 @@ static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_st
 	struct rxe_cc_qp *qp;
 	struct roce_pkt pkt;
 	u32 qpn, remote_qpn;
-	bool paced;
+	bool request;
 	u64 now;
 
 	if (!skb->sk || !state->out)
@@ -201,7 +201,7 @@ static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_st
 	if (!qp)
 		return NF_ACCEPT;
 	cfg = rxe_cc_cfg(dev);
-	paced = !roce_opcode_is_response(pkt.bth.opcode) && rxe_cc_qp_paced(qp, cfg);
+	request = !roce_opcode_is_response(pkt.bth.opcode);
 
 	WRITE_ONCE(qp->last_seen, jiffies);
 	remote_qpn = roce_bth_dest_qp(&pkt.bth);
@@ -217,17 +217,20 @@ static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_st
 		qp->peer_v6 = pkt.v6;
 		spin_unlock_bh(&qp->lock);
 	}
-	if (!paced) {
+	/*
+	 * Requests are ECN-capable whenever rxe_cc runs, as on a NIC with ECN
+	 * on for the priority; whether CNPs are acted on is the RP's choice.
+	 * The application's own ECN choice stands.
+	 */
+	if (request && pkt.ecn == INET_ECN_NOT_ECT)
+		rxe_cc_set_ect(skb, pkt.v6);
+	if (!request || !rxe_cc_qp_paced(qp, cfg)) {
 		spin_lock_bh(&qp->lock);
 		rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_PACKETS, 1);
 		rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_BYTES, skb->len);
 		spin_unlock_bh(&qp->lock);
 		return NF_ACCEPT;
 	}
-
-	/* The application's own ECN choice stands. */
-	if (pkt.ecn == INET_ECN_NOT_ECT)
-		rxe_cc_set_ect(skb, pkt.v6);
 	return rxe_cc_pace(qp, cfg, skb, state, now);
 }
 

@@ -104,7 +104,8 @@ not_rxe() {
 }
 
 no_such_qp() {
-	refused 2 'no QP 999999' qp show dev rxe1 qpn 999999
+	refused 2 'qpn: no such QP' qp show dev rxe1 qpn 999999 || return 1
+	refused 1 'qpn needs its device' qp show qpn 1
 }
 
 counters_match_traffic() {

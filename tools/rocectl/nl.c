@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Generic netlink on libmnl for rocectl.
+ * The netlink socket on libmnl: opening it, the rxe_cc family and its
+ * monitor group, requests and their replies, events.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#include <sys/socket.h>
 
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -13,30 +16,39 @@
 
 #include "nl.h"
 
-static int family_cb(const struct nlmsghdr *nlh, void *data)
+/* The monitor group's id, from one CTRL_ATTR_MCAST_GRP_* nest. */
+static void family_group(const struct nlattr *grp, struct nl *nl)
 {
+	const char *name = NULL;
 	struct nlattr *attr;
+	uint32_t id = 0;
 
-	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
-		    !mnl_attr_validate(attr, MNL_TYPE_U16))
-			*(uint16_t *)data = mnl_attr_get_u16(attr);
-	return MNL_CB_OK;
+	mnl_attr_for_each_nested(attr, grp) {
+		if (mnl_attr_get_type(attr) == CTRL_ATTR_MCAST_GRP_NAME &&
+		    !mnl_attr_validate(attr, MNL_TYPE_NUL_STRING))
+			name = mnl_attr_get_str(attr);
+		if (mnl_attr_get_type(attr) == CTRL_ATTR_MCAST_GRP_ID &&
+		    !mnl_attr_validate(attr, MNL_TYPE_U32))
+			id = mnl_attr_get_u32(attr);
+	}
+	if (name && !strcmp(name, RXE_CC_MCGRP_MONITOR))
+		nl->monitor_group = id;
 }
 
-static struct nlmsghdr *genl_put(struct nl *nl, uint16_t type, uint8_t cmd,
-				 uint8_t version, uint16_t flags)
+static int family_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->req);
-	struct genlmsghdr *genl;
+	struct nlattr *attr, *grp;
+	struct nl *nl = data;
 
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	nlh->nlmsg_seq = ++nl->seq;
-	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
-	genl->cmd = cmd;
-	genl->version = version;
-	return nlh;
+	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
+		    !mnl_attr_validate(attr, MNL_TYPE_U16))
+			nl->family = mnl_attr_get_u16(attr);
+		if (mnl_attr_get_type(attr) == CTRL_ATTR_MCAST_GROUPS)
+			mnl_attr_for_each_nested(grp, attr)
+				family_group(grp, nl);
+	}
+	return MNL_CB_OK;
 }
 
 int nl_open_bus(struct nl *nl, int bus)
@@ -62,9 +74,9 @@ int nl_open(struct nl *nl)
 
 	if (nl_open_bus(nl, NETLINK_GENERIC))
 		return -1;
-	nlh = genl_put(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, 0);
+	nlh = nl_genl_put(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, 0);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, RXE_CC_FAMILY_NAME);
-	err = nl_talk(nl, nlh, family_cb, &nl->family);
+	err = nl_talk(nl, nlh, family_cb, nl);
 	if (err == -ENOENT || (!err && !nl->family)) {
 		fprintf(stderr, "rocectl: rxe_cc is not loaded (modprobe rxe_cc)\n");
 		return -1;
@@ -80,11 +92,6 @@ void nl_close(struct nl *nl)
 {
 	if (nl->sock)
 		mnl_socket_close(nl->sock);
-}
-
-struct nlmsghdr *nl_request(struct nl *nl, uint8_t cmd, uint16_t flags)
-{
-	return genl_put(nl, nl->family, cmd, RXE_CC_FAMILY_VERSION, flags);
 }
 
 /* Keeps the kernel's extended ACK of an error message. */
@@ -167,11 +174,47 @@ int nl_talk(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 	return 0;
 }
 
-void nl_perror(const struct nl *nl, int err, const char *what)
-{
-	const char *reason = nl->err_msg[0] ? nl->err_msg : strerror(-err);
+/* Room for bursts of events; more than rmem_max allows needs CAP_NET_ADMIN. */
+#define NL_EVENT_RCVBUF (4 << 20)
 
-	if (err == -EPERM)
-		reason = "Operation not permitted (needs CAP_NET_ADMIN)";
-	fprintf(stderr, "rocectl: %s: %s\n", what, reason);
+int nl_join_monitor(struct nl *nl)
+{
+	int rcvbuf = NL_EVENT_RCVBUF;
+
+	if (setsockopt(mnl_socket_get_fd(nl->sock), SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+		       sizeof(rcvbuf)))
+		setsockopt(mnl_socket_get_fd(nl->sock), SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+			   sizeof(rcvbuf));
+	if (!nl->monitor_group) {
+		fprintf(stderr, "rocectl: this rxe_cc has no monitor group\n");
+		return -1;
+	}
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP, &nl->monitor_group,
+				  sizeof(nl->monitor_group)) < 0) {
+		perror("rocectl: joining the monitor group");
+		return -1;
+	}
+	return 0;
+}
+
+int nl_recv_events(struct nl *nl, mnl_cb_t cb, void *data)
+{
+	int len, ret;
+
+	for (;;) {
+		len = mnl_socket_recvfrom(nl->sock, nl->buf, sizeof(nl->buf));
+		if (len < 0 && errno == ENOBUFS) {
+			/* The kernel dropped events for us: say so, read on. */
+			fprintf(stderr, "rocectl: events lost: the socket buffer overflowed\n");
+			continue;
+		}
+		if (len < 0)
+			return -errno;
+		/* Events carry sequence number and port 0. */
+		ret = mnl_cb_run(nl->buf, len, 0, 0, cb, data);
+		if (ret == MNL_CB_STOP)
+			return 0;
+		if (ret == MNL_CB_ERROR)
+			return -errno;
+	}
 }

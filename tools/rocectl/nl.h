@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rocectl's netlink plumbing on libmnl: the rxe_cc family, requests and
- * replies, and the kernel's extended ACK.
+ * replies, the kernel's extended ACK, and events.
  */
 #ifndef _ROCECTL_NL_H
 #define _ROCECTL_NL_H
@@ -14,6 +14,7 @@
 struct nl {
 	struct mnl_socket *sock;
 	uint16_t family;
+	uint32_t monitor_group;	/* the id of rxe_cc's "monitor" group */
 	uint32_t seq;
 	char req[4096];		/* the request, kept for err_off */
 	char buf[32768];	/* replies: a dump's messages are up to 32 KiB */
@@ -28,14 +29,21 @@ struct nl {
 #define EXIT_USAGE	1
 #define EXIT_KERNEL	2
 
+/* genl.c: requests and errors. */
+/* Starts a generic netlink request of family TYPE in nl->req. */
+struct nlmsghdr *nl_genl_put(struct nl *nl, uint16_t type, uint8_t cmd,
+			     uint8_t version, uint16_t flags);
+/* Starts a request for CMD in nl->req. */
+struct nlmsghdr *nl_request(struct nl *nl, uint8_t cmd, uint16_t flags);
+/* Prints the error of a failed nl_talk(): "rocectl: WHAT: reason". */
+void nl_perror(const struct nl *nl, int err, const char *what);
+
+/* nl.c: the socket. */
 /* Opens the socket and resolves the family; prints why on failure. */
 int nl_open(struct nl *nl);
 /* Opens a socket on another netlink BUS (NETLINK_ROUTE, ...) for nl_talk(). */
 int nl_open_bus(struct nl *nl, int bus);
 void nl_close(struct nl *nl);
-
-/* Starts a request for CMD in nl->req. */
-struct nlmsghdr *nl_request(struct nl *nl, uint8_t cmd, uint16_t flags);
 
 /*
  * Sends NLH and runs CB on every reply message (may be NULL for an ACK).
@@ -43,7 +51,9 @@ struct nlmsghdr *nl_request(struct nl *nl, uint8_t cmd, uint16_t flags);
  */
 int nl_talk(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 
-/* Prints the error of a failed nl_talk(): "rocectl: WHAT: reason". */
-void nl_perror(const struct nl *nl, int err, const char *what);
+/* Joins the monitor group; prints why on failure. */
+int nl_join_monitor(struct nl *nl);
+/* Runs CB on every event until an error (-errno) or, from CB, MNL_CB_STOP (0). */
+int nl_recv_events(struct nl *nl, mnl_cb_t cb, void *data);
 
 #endif /* _ROCECTL_NL_H */

@@ -17,6 +17,7 @@ void pr_init(bool want_json, bool want_pretty)
 {
 	json = want_json;
 	pretty = want_pretty;
+	first[0] = true;
 }
 
 static void indent(void)
@@ -147,4 +148,21 @@ void pr_rate_kbps(const char *k, uint32_t kbps)
 		printf("%u.%03uMbit", kbps / 1000, kbps % 1000);
 	else
 		printf("%uMbit", kbps / 1000);
+}
+
+void pr_time_ns(const char *k, uint64_t ns)
+{
+	key(k);
+	if (json)
+		printf("%" PRIu64 ".%09" PRIu64, ns / 1000000000, ns % 1000000000);
+	else
+		printf("%" PRIu64 ".%06" PRIu64, ns / 1000000000, ns % 1000000000 / 1000);
+}
+
+void pr_stream_end_record(void)
+{
+	if (json)
+		putchar('\n');
+	first[0] = true;
+	fflush(stdout);
 }

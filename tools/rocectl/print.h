@@ -21,5 +21,9 @@ void pr_str(const char *key, const char *value);
 void pr_bool(const char *key, bool value);
 /* A rate in kb/s: JSON gives the number in Mb/s, text appends the unit. */
 void pr_rate_kbps(const char *key, uint32_t kbps);
+/* A time in ns, shown in seconds: to the ns in JSON, the us in text. */
+void pr_time_ns(const char *key, uint64_t ns);
+/* Ends a record of a stream (monitor): JSON lines, one object per line. */
+void pr_stream_end_record(void);
 
 #endif /* _ROCECTL_PRINT_H */

@@ -1,0 +1,310 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""rocectl's argument parser and printer, without a kernel.
+
+Runs tools/rocectl/test/rocectl-fake (rocectl with a stand-in socket that
+answers from a fixture and logs each request) and checks the requests that
+command lines make, decoded with the netlink spec, what refused input
+prints and returns, how kernel errors are reported, and the text and JSON
+output. TAP output.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FAKE = os.path.join(TOP, "tools/rocectl/test/rocectl-fake")
+SPEC = os.path.join(TOP, "Documentation/netlink/specs/rxe_cc.yaml")
+
+NLM_F_DUMP = 0x300
+
+
+class Spec:
+    """Names of commands and attributes, from the YAML spec."""
+
+    def __init__(self, path):
+        with open(path) as f:
+            spec = yaml.safe_load(f)
+        self.cmds = {}
+        value = 0
+        for op in spec["operations"]["list"]:
+            value = op.get("value", value)
+            self.cmds[value] = op["name"]
+            value += 1
+        self.sets = {}
+        for aset in spec["attribute-sets"]:
+            attrs, value = {}, 1
+            for a in aset["attributes"]:
+                value = a.get("value", value)
+                attrs[value] = a
+                value += 1
+            self.sets[aset["name"]] = attrs
+
+    def decode(self, attrs, aset="rxe-cc"):
+        out = {}
+        for a in attrs:
+            spec = self.sets[aset][a["type"]]
+            if "nested" in a:
+                out[spec["name"]] = self.decode(a["nested"], spec["nested-attributes"])
+                continue
+            raw = bytes.fromhex(a["hex"])
+            if spec["type"] == "string":
+                out[spec["name"]] = raw.rstrip(b"\0").decode()
+            elif spec["type"] in ("u32", "u64"):
+                out[spec["name"]] = int.from_bytes(raw, "little")
+            else:
+                out[spec["name"]] = raw
+        return out
+
+
+class Runner:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+        self.log = tempfile.NamedTemporaryFile(delete=False).name
+
+    def rocectl(self, *args, error=None):
+        """Runs rocectl-fake; returns (exit code, stdout, stderr, requests)."""
+        open(self.log, "w").close()
+        env = dict(os.environ, ROCECTL_FAKE_LOG=self.log)
+        env.pop("ROCECTL_FAKE_ERROR", None)
+        if error:
+            env["ROCECTL_FAKE_ERROR"] = error
+        p = subprocess.run([FAKE, *args], capture_output=True, text=True, env=env)
+        with open(self.log) as f:
+            reqs = [json.loads(line) for line in f]
+        return p.returncode, p.stdout, p.stderr, reqs
+
+    def check(self, name, fn):
+        self.n += 1
+        try:
+            fn()
+            print(f"ok {self.n} {name}")
+        except AssertionError as e:
+            self.failed += 1
+            print(f"# FAIL: {e}")
+            print(f"not ok {self.n} {name}")
+
+
+spec = Spec(SPEC)
+run = Runner()
+
+
+def request(*args):
+    """The one request ARGS make: (command name, flags, attributes)."""
+    rc, out, err, reqs = run.rocectl(*args)
+    assert rc == 0, f"rocectl {' '.join(args)}: exit {rc}: {err.strip()}"
+    assert len(reqs) == 1, f"{len(reqs)} requests"
+    r = reqs[0]
+    return spec.cmds[r["cmd"]], r["flags"], spec.decode(r["attrs"])
+
+
+def expect(args, cmd, attrs, dump=False):
+    got_cmd, flags, got = request(*args)
+    assert got_cmd == cmd, f"{args}: command {got_cmd}, want {cmd}"
+    assert got == attrs, f"{args}: attributes {got}, want {attrs}"
+    assert bool(flags & NLM_F_DUMP == NLM_F_DUMP) == dump, f"{args}: dump flag {flags:#x}"
+
+
+def test_sets():
+    expect(["dcqcn", "set", "dev", "rxe0", "ai-rate", "5", "rp_hai_rate", "100"],
+           "dcqcn-set", {"dcqcn": {"ai-rate": 5, "hai-rate": 100}, "dev-name": "rxe0"})
+    expect(["dcqcn", "set", "dev", "rxe0", "preset", "paper", "time-reset", "60",
+            "line-rate", "200"], "dcqcn-set",
+           {"dcqcn": {"preset": "paper", "time-reset": 60}, "dev-name": "rxe0",
+            "dev-line-rate": 200})
+    expect(["np", "set", "dev", "rxe1", "cnp-prio-mode", "data", "per-port", "on"],
+           "np-set", {"np": {"cnp-prio-mode": 1, "per-port": 1}, "dev-name": "rxe1"})
+    expect(["qp", "set", "dev", "rxe0", "qpn", "17", "dcqcn", "off", "max-rate", "20"],
+           "qp-set", {"dev-name": "rxe0", "qp": {"num": 17, "dcqcn": 2, "max-rate": 20}})
+    expect(["stats", "reset", "dev", "rxe0"], "stats-reset", {"dev-name": "rxe0"})
+    expect(["stats", "reset", "dev", "rxe0", "qpn", "17"], "stats-reset",
+           {"dev-name": "rxe0", "qp": {"num": 17}})
+
+
+def test_abbreviations():
+    expect(["dc", "se", "dev", "rxe0", "gd", "7"], "dcqcn-set",
+           {"dcqcn": {"gd": 7}, "dev-name": "rxe0"})
+    expect(["d", "s"], "dev-get", {}, dump=True)
+    expect(["cnp", "set", "dev", "rxe0", "cnp-dscp", "26"], "np-set",
+           {"np": {"cnp-dscp": 26}, "dev-name": "rxe0"})
+    expect(["q"], "qp-get", {}, dump=True)
+
+
+def test_gets():
+    expect(["qp", "show", "dev", "rxe0", "qpn", "17"], "qp-get",
+           {"dev-name": "rxe0", "qp": {"num": 17}})
+    expect(["qp", "show", "dev", "rxe1"], "qp-get", {"dev-name": "rxe1"}, dump=True)
+    expect(["qp", "show"], "qp-get", {}, dump=True)
+
+
+USAGE = [
+    (["dcqcn", "set", "dev", "rxe0", "ai-speed", "5"], 'unknown key "ai-speed"'),
+    (["dcqcn", "set", "dev", "rxe0", "ai-rate", "5x"], 'ai-rate: "5x" is not a number'),
+    (["dcqcn", "set", "dev", "rxe0", "ai-rate", "-1"], 'ai-rate: "-1" is not a number'),
+    (["dcqcn", "set", "dev", "rxe0", "ai-rate", "4294967296"], "is not a number"),
+    (["dcqcn", "set", "ai-rate", "5"], "which device? dev DEV"),
+    (["dcqcn", "set", "dev", "rxe0", "ai-rate"], '"ai-rate" needs a value'),
+    (["dcqcn", "set", "dev", "rxe0", "preset", "cisco"], 'unknown preset "cisco"'),
+    (["np", "set", "dev", "rxe0", "per-port", "maybe"], "per-port: expected on or off"),
+    (["np", "set", "dev", "rxe0", "cnp-prio-mode", "auto"], "is not data or fixed"),
+    (["qp", "set", "dev", "rxe0", "dcqcn", "off"], "which QP? dev DEV qpn QPN"),
+    (["qp", "set", "dev", "rxe0", "qpn", "17"], "nothing to set"),
+    (["qp", "set", "dev", "rxe0", "qpn", "17", "dcqcn", "maybe"], "expected on, off or device"),
+    (["qp", "show", "qpn", "17"], "qpn needs its device"),
+    (["stats", "reset"], "which device? dev DEV"),
+    (["monitor", "event", "cnp"], '"cnp" is not cnp-sent, cnp-handled or rate'),
+    (["flows", "show"], 'unknown object "flows"'),
+    (["dcqcn", "frob"], 'unknown command "frob"'),
+]
+
+
+def test_usage_errors():
+    for args, reason in USAGE:
+        rc, out, err, reqs = run.rocectl(*args)
+        assert rc == 1, f"{args}: exit {rc}, want 1"
+        assert len(err.splitlines()) == 1, f"{args}: want one line, got {err!r}"
+        assert reason in err, f"{args}: {err.strip()!r} lacks {reason!r}"
+        assert not [r for r in reqs if spec.cmds[r["cmd"]] != "dev-get"], \
+            f"{args}: a refused command sent {reqs}"
+
+
+def attr_type(aset, name):
+    return next(v for v, a in spec.sets[aset].items() if a["name"] == name)
+
+
+KERNEL_ERRORS = [
+    (["dcqcn", "set", "dev", "rxe0", "ai-rate", "500000"],
+     f"34:integer out of range:{attr_type('dcqcn', 'ai-rate')}",
+     "rocectl: ai-rate: integer out of range (1..400000 Mb/s)"),
+    (["np", "set", "dev", "rxe0", "cnp-dscp", "64"],
+     f"34:integer out of range:{attr_type('np', 'cnp-dscp')}",
+     "rocectl: cnp-dscp: integer out of range (0..63)"),
+    (["np", "set", "dev", "rxe0", "min-time-between-cnps", "20000000"],
+     f"34:integer out of range:{attr_type('np', 'min-time-between-cnps')}",
+     "rocectl: min-time-between-cnps: integer out of range (0..10000000 us)"),
+    (["qp", "set", "dev", "rxe0", "qpn", "17", "max-rate", "500000"],
+     f"34:integer out of range:{attr_type('qp', 'max-rate')}",
+     "rocectl: max-rate: integer out of range (0..400000 Mb/s, 0 = the device's)"),
+    (["dcqcn", "set", "dev", "rxe0", "ai-rate", "7"], "1:x:0",
+     "rocectl: rxe0: Operation not permitted (needs CAP_NET_ADMIN)"),
+    (["dcqcn", "set", "dev", "rxe0", "min-rate", "9", "max-rate", "8"],
+     "22:min-rate must not exceed max-rate:0", "rocectl: rxe0: min-rate must not exceed max-rate"),
+]
+
+
+def test_kernel_errors():
+    for args, error, line in KERNEL_ERRORS:
+        rc, out, err, _ = run.rocectl(*args, error=error)
+        assert rc == 2, f"{args}: exit {rc}, want 2"
+        assert err.strip() == line, f"{args}: {err.strip()!r}, want {line!r}"
+    rc, _, err, _ = run.rocectl("dcqcn", "set", "dev", "lo", "ai-rate", "5")
+    assert rc == 2 and "lo: no such rxe device in this network namespace" in err, err
+    rc, _, err, _ = run.rocectl("qp", "show", "dev", "rxe0", "qpn", "99")
+    assert rc == 2 and "qpn: no such QP" in err, err
+
+
+def json_of(*args):
+    rc, out, err, _ = run.rocectl("-j", *args)
+    assert rc == 0, f"{args}: exit {rc}: {err}"
+    return json.loads(out)
+
+
+def test_qp_output():
+    qps = json_of("qp", "show")
+    assert len(qps) == 2, qps
+    q = qps[0]
+    want = {"dev": "rxe0", "qpn": 17, "remote-qpn": 18, "peer": "10.0.0.2", "rate": 50.5,
+            "target-rate": 100.0, "alpha": 512, "timer-stage": 1, "byte-stage": 0,
+            "limited": True, "queue": 3, "idle-ms": 5, "dcqcn": "off", "max-rate": 20}
+    assert q == want, f"{q} != {want}"
+    assert qps[1]["peer"] == "fd00::1" and qps[1]["dcqcn"] == "device", qps[1]
+    assert "max-rate" not in qps[1] and "min-rate" not in qps[1], qps[1]
+    rc, out, _, _ = run.rocectl("qp", "show", "dev", "rxe0", "qpn", "17")
+    line = ("dev rxe0 qpn 17 remote-qpn 18 peer 10.0.0.2 rate 50.500Mbit "
+            "target-rate 100Mbit alpha 512 timer-stage 1 byte-stage 0 limited on queue 3 "
+            "idle-ms 5 dcqcn off max-rate 20")
+    assert rc == 0 and out.strip() == line, f"{out.strip()!r}"
+
+
+def test_same_keys():
+    """Text and JSON name every value alike; counters carry mlx5's names."""
+    rc, text, _, _ = run.rocectl("-s", "dev", "show", "rxe1")
+    devs = json_of("-s", "dev", "show", "rxe1")
+    stats = devs[0].pop("stats")
+    words = text.split()
+    top = words[:words.index("stats:")]
+    assert dict(zip(top[::2], top[1::2])).keys() == devs[0].keys(), (top, devs[0])
+    tail = words[words.index("stats:") + 1:]
+    assert dict(zip(tail[::2], map(int, tail[1::2]))) == stats, (tail, stats)
+    # The fixture's counter i reads 2000 + i.
+    assert stats["np-cnp-sent"] == 2006 and stats["rp-cnp-handled"] == 2010, stats
+    assert stats["monitor-dropped"] == 2026, stats
+    assert all(k == k.lower() and "_" not in k for k in stats), stats
+    pretty = json.loads(run.rocectl("-j", "-p", "-s", "dev", "show", "rxe1")[1])
+    assert pretty == json_of("-s", "dev", "show", "rxe1"), "-p changes the content"
+
+
+def test_params_output():
+    rp = json_of("dcqcn", "show", "dev", "rxe0")[0]
+    assert rp["ai-rate"] == 5 and rp["time-reset"] == 300 and rp["line-rate"] == 200, rp
+    assert rp["enable"] is True and rp["rate-on-first-cnp"] == 0, rp
+    assert len(rp) == 16 + 3, f"{len(rp)} keys"
+    np_ = json_of("np", "show")
+    assert np_[1] == {"dev": "rxe1", "enable": True, "min-time-between-cnps": 4,
+                      "per-port": True, "cnp-dscp": 48, "cnp-prio": 6,
+                      "cnp-prio-mode": "data"}, np_[1]
+
+
+def test_monitor():
+    rc, out, err, _ = run.rocectl("-j", "monitor")
+    assert rc == 0, err
+    events = [json.loads(line) for line in out.splitlines()]
+    assert [e["event"] for e in events] == ["cnp-sent", "cnp-handled", "rate"], events
+    assert events[0] == {"time": 1.5, "dev": "rxe1", "event": "cnp-sent", "qpn": 18,
+                         "remote-qpn": 17}, events[0]
+    assert events[2] == {"time": 1.50002, "dev": "rxe0", "event": "rate", "qpn": 17,
+                         "remote-qpn": 18, "reason": "cut", "old-rate": 100.0,
+                         "rate": 50.0, "target-rate": 100.0, "alpha": 1023,
+                         "dropped": 4}, events[2]
+    rc, out, _, _ = run.rocectl("monitor", "dev", "rxe0", "event", "cnp-handled")
+    assert out.splitlines() == ["time 1.500010 dev rxe0 event cnp-handled qpn 17 "
+                                "remote-qpn 18 rate 50Mbit target-rate 100Mbit alpha 1023"], out
+    rc, out, _, _ = run.rocectl("-j", "monitor", "qpn", "18")
+    assert len(out.splitlines()) == 1, out
+
+
+def test_help():
+    for args in (["help"], ["dev", "help"], ["dcqcn", "help"], ["np", "help"], ["qp", "help"],
+                 ["stats", "help"], ["monitor", "help"]):
+        rc, out, err, reqs = run.rocectl(*args)
+        assert rc == 0 and "Example" in out, f"{args}: exit {rc}: {out!r}"
+        assert not reqs, f"{args}: help talked to the kernel"
+    rc, out, _, _ = run.rocectl("dcqcn", "help")
+    assert "rp_rate_reduce_monitor_period" in out and "1..10000000" in out, out
+
+
+print("TAP version 13")
+tests = [
+    ("sets become the requests the spec describes", test_sets),
+    ("abbreviations as iproute2 takes them", test_abbreviations),
+    ("one QP is a get, the rest a dump", test_gets),
+    ("bad usage: exit 1, one line, nothing sent", test_usage_errors),
+    ("kernel refusals: exit 2, the key and its range", test_kernel_errors),
+    ("qp show in JSON and text", test_qp_output),
+    ("text and JSON keys are the same; counters by name", test_same_keys),
+    ("dcqcn and np show", test_params_output),
+    ("monitor: JSON lines, text, filters", test_monitor),
+    ("help at every level, without the kernel", test_help),
+]
+print(f"1..{len(tests)}")
+for name, fn in tests:
+    run.check(name, fn)
+os.unlink(run.log)
+print(f"# totals: pass:{run.n - run.failed} fail:{run.failed} skip:0")
+sys.exit(1 if run.failed else 0)

@@ -1,0 +1,267 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The control plane beyond parameters: a QP's own overrides (max-rate caps
+# it, dcqcn off makes it ignore CNPs, 0 and "device" give it back to its
+# device), counter resets, the monitor group (every CNP is an event; the
+# rate limit holds and counts what it drops), and namespace scoping. Each
+# refused input changes nothing.
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib/ktap.sh"
+. "$here/lib/topo.sh"
+. "$here/lib/perftest.sh"
+. "$here/lib/rocectl.sh"
+
+PERFTEST_LOG=/tmp/control-bw.log
+OUT=/tmp/control.out
+EVENTS=/tmp/control-events.json
+MONITOR_RATE=/sys/module/rxe_cc/parameters/monitor_rate
+
+# refused WANT_EXIT PATTERN ROCECTL-ARGS...: one line of reason, that exit.
+refused() {
+	local want=$1 pattern=$2 rc
+	shift 2
+	rocectl "$@" >/dev/null 2>"$OUT"
+	rc=$?
+	ktap_info "rocectl $*: $(cat "$OUT")"
+	[ $rc -eq "$want" ] || fail "exit $rc, want $want" || return 1
+	[ "$(wc -l <"$OUT")" -eq 1 ] || fail "want one line of reason" || return 1
+	grep -q -- "$pattern" "$OUT" || fail "reason does not match '$pattern'"
+}
+
+# start_flow SECS: ib_write_bw from host 1 to 2 in the background; leaves
+# the sender's QP number in flow_qpn once rxe_cc has seen it send.
+start_flow() {
+	local g1 g2
+	g1=$(topo_gid_index 1 4)
+	g2=$(topo_gid_index 2 4)
+	ib_write_bw -d rxe2 -x "$g2" -D "$1" -F >/tmp/control-flow.server 2>&1 &
+	flow_srv=$!
+	perftest_wait_listen 18515 || return 1
+	ib_write_bw -d rxe1 -x "$g1" -D "$1" -F "$(topo_ip4 2)" >/tmp/control-flow.client 2>&1 &
+	flow_cli=$!
+	for _ in $(seq 50); do
+		flow_qpn=$(qp_json rxe1 |
+			jq '[.[] | select(.["idle-ms"] < 200 and .stats["tx-packets"] > 100)] |
+			    max_by(.qpn).qpn // empty')
+		[ -n "$flow_qpn" ] && return 0
+		sleep 0.2
+	done
+	fail "the flow's QP never appeared"
+}
+
+flow_wait() {
+	wait "$flow_cli"
+	wait "$flow_srv"
+}
+
+qp_get() { # KEY: of the flow's QP, read with a get (not a dump)
+	rocectl -j -s qp show dev rxe1 qpn "$flow_qpn" | jq ".[0]$1"
+}
+
+# qp_mbps SECS: the flow's QP's send rate over SECS, from its counters.
+qp_mbps() {
+	local b0 b1 t0 t1
+	t0=$(date +%s%N)
+	b0=$(qp_get '.stats["tx-bytes"]')
+	sleep "$1"
+	b1=$(qp_get '.stats["tx-bytes"]')
+	t1=$(date +%s%N)
+	awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) 'BEGIN { printf "%.1f", b * 8 / t * 1000 }'
+}
+
+qp_max_rate() {
+	local capped free
+	start_flow 12 || return 1
+	rocectl qp set dev rxe1 qpn "$flow_qpn" max-rate 10 || return 1
+	[ "$(qp_get '["max-rate"]')" = 10 ] || fail "max-rate does not read back" || return 1
+	sleep 1
+	capped=$(qp_mbps 3)
+	rocectl qp set dev rxe1 qpn "$flow_qpn" max-rate 0 || return 1
+	[ "$(qp_get '["max-rate"]')" = null ] || fail "max-rate 0 still shows an override" ||
+		return 1
+	sleep 1
+	free=$(qp_mbps 3)
+	flow_wait
+	ktap_info "QP $flow_qpn: $capped Mb/s with max-rate 10, $free Mb/s without"
+	# The counters see the IP packet, a little more than the pacer's cap.
+	awk -v m="$capped" 'BEGIN { exit !(m <= 10 * 1.15 && m >= 10 * 0.6) }' ||
+		fail "$capped Mb/s with a 10 Mb/s cap" || return 1
+	awk -v m="$free" 'BEGIN { exit !(m > 20) }' || fail "$free Mb/s after max-rate 0"
+}
+
+# Through the marking port: with dcqcn off the QP ignores every CNP.
+qp_dcqcn_off() {
+	local handled ignored cuts rate
+	start_flow 12 || return 1
+	rocectl qp set dev rxe1 qpn "$flow_qpn" dcqcn off || return 1
+	rocectl stats reset dev rxe1 qpn "$flow_qpn" || return 1
+	sleep 3
+	handled=$(qp_get '.stats["rp-cnp-handled"]')
+	ignored=$(qp_get '.stats["rp-cnp-ignored"]')
+	cuts=$(qp_get '.stats["rp-rate-cuts"]')
+	rate=$(qp_get '.rate')
+	ktap_info "dcqcn off: handled $handled ignored $ignored cuts $cuts rate $rate Mb/s"
+	[ "$(qp_get '.dcqcn')" = '"off"' ] || fail "dcqcn off does not read back" || return 1
+	[ "$handled" -eq 0 ] && [ "$cuts" -eq 0 ] && [ "$ignored" -gt 0 ] ||
+		fail "with dcqcn off CNPs must be ignored, not handled" || return 1
+	rocectl qp set dev rxe1 qpn "$flow_qpn" dcqcn device || return 1
+	rocectl stats reset dev rxe1 qpn "$flow_qpn" || return 1
+	sleep 3
+	handled=$(qp_get '.stats["rp-cnp-handled"]')
+	cuts=$(qp_get '.stats["rp-rate-cuts"]')
+	flow_wait
+	ktap_info "dcqcn device: handled $handled cuts $cuts"
+	[ "$handled" -gt 0 ] && [ "$cuts" -gt 0 ] || fail "dcqcn device did not react again"
+}
+
+overrides_unchanged() {
+	[ "$(qp_get '.dcqcn')" = '"device"' ] && [ "$(qp_get '["min-rate"]')" = null ] &&
+		[ "$(qp_get '["max-rate"]')" = null ] ||
+		fail "a refused qp set ($1) changed the QP"
+}
+
+qp_set_refused() {
+	refused 2 'min-rate must not exceed max-rate' \
+		qp set dev rxe1 qpn "$flow_qpn" min-rate 50 max-rate 20 || return 1
+	overrides_unchanged "min above max" || return 1
+	refused 2 'max-rate: .*(0..400000 Mb/s' qp set dev rxe1 qpn "$flow_qpn" max-rate 400001 ||
+		return 1
+	refused 1 'dcqcn: expected on, off or device' qp set dev rxe1 qpn "$flow_qpn" dcqcn maybe ||
+		return 1
+	refused 2 'no such QP' qp set dev rxe1 qpn 999999 max-rate 5 || return 1
+	refused 1 'nothing to set' qp set dev rxe1 qpn "$flow_qpn" || return 1
+	ROCECTL_AS="runuser -u nobody --" \
+		refused 2 'Operation not permitted' qp set dev rxe1 qpn "$flow_qpn" dcqcn off ||
+		return 1
+	overrides_unchanged "unprivileged"
+}
+
+stats_reset() {
+	local tx qp_tx
+	perftest_bw ib_write_bw 1 2 2 >/dev/null || return 1
+	[ "$(dev_stat rxe1 tx-packets)" -gt 0 ] || fail "no traffic counted" || return 1
+	ROCECTL_AS="runuser -u nobody --" \
+		refused 2 'Operation not permitted' stats reset dev rxe1 || return 1
+	[ "$(dev_stat rxe1 tx-packets)" -gt 0 ] || fail "a refused reset zeroed" || return 1
+	# One QP: its counters only.
+	tx=$(dev_stat rxe1 tx-packets)
+	rocectl stats reset dev rxe1 qpn "$flow_qpn" || return 1
+	[ "$(qp_get '.stats["tx-packets"]')" -eq 0 ] || fail "the QP's counters stay" || return 1
+	[ "$(dev_stat rxe1 tx-packets)" -eq "$tx" ] || fail "a QP reset moved the device's" ||
+		return 1
+	rocectl stats reset dev rxe1 || return 1
+	tx=$(dev_stat rxe1 tx-packets)
+	qp_tx=$(qp_sum rxe1 tx-packets)
+	[ "$tx" -eq 0 ] && [ "$qp_tx" -eq 0 ] ||
+		fail "after a reset: device $tx, QPs $qp_tx packets" || return 1
+	[ "$(dev_stat rxe2 tx-packets)" -gt 0 ] || fail "the reset reached the other device"
+}
+
+# monitored SECS RATE: traffic through the marking port for SECS with a
+# monitor listening to both devices and monitor_rate RATE; the events in
+# $EVENTS and the counters' changes in d_*.
+monitored() {
+	local mon sent0 handled0 cuts0 dropped0
+	echo "$2" >$MONITOR_RATE || return 1
+	# Not through the rocectl function: $! must be rocectl itself.
+	"$ROCECTL" -j monitor >"$EVENTS" 2>/tmp/control-monitor.err &
+	mon=$!
+	sleep 1
+	sent0=$(dev_stat rxe2 np-cnp-sent)
+	handled0=$(dev_stat rxe1 rp-cnp-handled)
+	cuts0=$(dev_stat rxe1 rp-rate-cuts)
+	dropped0=$(($(dev_stat rxe1 monitor-dropped) + $(dev_stat rxe2 monitor-dropped)))
+	perftest_bw ib_write_bw 1 2 "$1" >/dev/null || { kill "$mon"; return 1; }
+	sleep 0.5
+	d_sent=$(($(dev_stat rxe2 np-cnp-sent) - sent0))
+	d_handled=$(($(dev_stat rxe1 rp-cnp-handled) - handled0))
+	d_cuts=$(($(dev_stat rxe1 rp-rate-cuts) - cuts0))
+	d_dropped=$(($(dev_stat rxe1 monitor-dropped) + $(dev_stat rxe2 monitor-dropped) - dropped0))
+	kill "$mon"
+	wait "$mon" 2>/dev/null
+	[ ! -s /tmp/control-monitor.err ] || { ktap_info "$(cat /tmp/control-monitor.err)"; }
+	echo 1000 >$MONITOR_RATE
+}
+
+count_events() { # JQ-FILTER
+	jq -s "[.[] | select($1)] | length" "$EVENTS"
+}
+
+# Rate events of each QP chain: each starts at the rate the one before left.
+rates_chain() {
+	jq -se 'group_by([.dev, .qpn]) | all(.[];
+		[.[] | select(.event == "rate")] as $r |
+		all(range(1; $r | length); $r[.]["old-rate"] == $r[. - 1].rate))' "$EVENTS" >/dev/null
+}
+
+monitor_every_cnp() {
+	local sent handled cuts
+	# Slower increase timers keep rate events few enough to read them all.
+	rocectl dcqcn set dev rxe1 time-reset 30000 dce-tcp-rtt 100 || return 1
+	monitored 3 1000000 || return 1
+	sent=$(count_events '.dev == "rxe2" and .event == "cnp-sent"')
+	handled=$(count_events '.dev == "rxe1" and .event == "cnp-handled"')
+	cuts=$(count_events '.event == "rate" and .reason == "cut"')
+	ktap_info "events: $sent cnp-sent ($d_sent CNPs sent), $handled cnp-handled" \
+		"($d_handled handled), $cuts that cut the rate ($d_cuts cuts), $d_dropped dropped;" \
+		"$(count_events '.event == "rate"') rate events in all"
+	[ "$d_sent" -gt 0 ] || fail "no CNPs: no congestion" || return 1
+	[ "$d_dropped" -eq 0 ] || fail "the rate limit dropped events at 1000000/s" || return 1
+	[ "$sent" -eq "$d_sent" ] && [ "$handled" -eq "$d_handled" ] ||
+		fail "CNP events and counters disagree" || return 1
+	# A cut at the floor leaves the rate where it is: no rate event.
+	[ "$cuts" -gt 0 ] && [ "$cuts" -le "$d_cuts" ] || fail "cut events and cuts disagree" ||
+		return 1
+	rates_chain || fail "a QP's rate changed without an event" || return 1
+	jq -se 'all(.[] | select(.event == "cnp-handled");
+		    .rate > 0 and .["target-rate"] >= .rate and .alpha >= 0)' "$EVENTS" \
+		>/dev/null || fail "a cnp-handled event lacks its QP's state" || return 1
+	# Events of one device come in time order.
+	jq -se '[.[] | select(.dev == "rxe1") | .time] | . == sort' "$EVENTS" >/dev/null ||
+		fail "rxe1's events are not in time order"
+}
+
+monitor_rate_limit() {
+	local got told secs=3 limit=20
+	monitored $secs $limit || return 1
+	got=$(count_events '.dev == "rxe1"')
+	told=$(jq -s '[.[] | select(.dev == "rxe1") | .dropped // 0] | add // 0' "$EVENTS")
+	ktap_info "monitor_rate $limit: rxe1 sent $got events, said $told were dropped;" \
+		"devices counted $d_dropped dropped"
+	# Over the run plus the half second after it, with a burst of 2.
+	[ "$got" -ge 1 ] && [ "$got" -le $((limit * (secs + 1) + 2)) ] ||
+		fail "$got events from rxe1 at $limit a second" || return 1
+	[ "$told" -gt 0 ] && [ "$d_dropped" -ge "$told" ] ||
+		fail "the dropped events were not counted"
+}
+
+namespaced() {
+	local listed
+	listed=$(topo_sw "$ROCECTL" -j dev show)
+	[ "$listed" = "[]" ] || fail "another namespace sees devices: $listed" || return 1
+	ROCECTL_AS="topo_sw" refused 2 'no such rxe device in this network namespace' \
+		dcqcn set dev rxe1 ai-rate 7 || return 1
+	[ "$(rocectl -j dcqcn show dev rxe1 | jq '.[0]["ai-rate"]')" -eq 5 ] ||
+		fail "a set from another namespace changed rxe1"
+}
+
+ktap_plan 7
+topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
+trap topo_teardown EXIT
+# On an emulated 200 Mb/s link: rates start from there, not from veth's 10G.
+rocectl dcqcn set dev rxe1 line-rate 200 && rocectl dcqcn set dev rxe2 line-rate 200 ||
+	{ echo "Bail out! line rate not set"; exit $KSFT_FAIL; }
+# Without congestion, so that the QP's own rate shows.
+ktap_run "qp set max-rate caps the QP; 0 returns it to its device" qp_max_rate
+# From here on a 50 Mb/s port that marks ECN.
+topo_bottleneck 2 50mbit red 30000 90000 0.1 400000 ||
+	{ echo "Bail out! bottleneck setup failed"; exit $KSFT_FAIL; }
+ktap_run "refused qp sets change nothing" qp_set_refused
+ktap_run "stats reset: a QP's, a device's, privileged only" stats_reset
+ktap_run "another namespace sees no devices and cannot set them" namespaced
+ktap_run "qp set dcqcn off ignores CNPs; device gives DCQCN back" qp_dcqcn_off
+ktap_run "monitor: every CNP sent, handled and cut is an event" monitor_every_cnp
+ktap_run "monitor: the rate limit holds and counts what it drops" monitor_rate_limit
+ktap_finish
