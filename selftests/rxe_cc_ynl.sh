@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel's own netlink tools talk to rxe_cc through our spec
+# (Documentation/netlink/specs/rxe_cc.yaml): YNL decodes the replies, every
+# range the spec gives is the one the kernel enforces, and YNL receives the
+# monitor group's events. selftests/check fetches the tools first.
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+. "$here/lib/ktap.sh"
+. "$here/lib/topo.sh"
+. "$here/lib/perftest.sh"
+. "$here/lib/rocectl.sh"
+
+PERFTEST_LOG=/tmp/ynl-bw.log
+SRC=$top/.cache/linux-tools/src
+SPEC=$top/Documentation/netlink/specs/rxe_cc.yaml
+
+ynl_check() { # CHECK [ARG]
+	local out
+	out=$(/usr/bin/python3 "$here/lib/ynl_check.py" "$SRC" "$SPEC" rxe1 "$qpn" "$@" 2>&1)
+	echo "$out" | grep -v '^PASS$' | sed 's/^\([^#]\)/# \1/'
+	[ "$(echo "$out" | tail -n 1)" = PASS ]
+}
+
+ktap_plan 3
+[ -f "$top/.cache/linux-tools/.complete" ] ||
+	{ echo "Bail out! no kernel tools (selftests/fetch-linux-tools)"; exit $KSFT_FAIL; }
+topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
+trap topo_teardown EXIT
+# A QP for the per-QP attributes: rxe_cc keeps its state for a minute.
+perftest_bw ib_write_bw 1 2 1 >/dev/null && qpn=$(qp_json rxe1 | jq 'max_by(.qpn).qpn') ||
+	{ echo "Bail out! no traffic"; exit $KSFT_FAIL; }
+ktap_run "YNL dumps and gets devices and QPs" ynl_check dump
+ktap_run "the spec's ranges are the kernel's" ynl_check ranges
+# Emulation delivers few CNPs: with the firmware's 1 us alpha period alpha
+# decays to nothing between them and a cut cuts nothing (labs.rst).
+topo_bottleneck 2 50mbit red 30000 90000 0.1 400000 &&
+	rocectl dcqcn set dev rxe1 line-rate 200 dce-tcp-rtt 1000 time-reset 30000 ||
+	{ echo "Bail out! bottleneck setup failed"; exit $KSFT_FAIL; }
+ktap_run "YNL receives the monitor group's CNP events" ynl_check monitor \
+	". $here/lib/ktap.sh; . $here/lib/topo.sh; . $here/lib/perftest.sh;
+	 PERFTEST_LOG=$PERFTEST_LOG perftest_bw ib_write_bw 1 2 2 >/dev/null"
+ktap_finish
