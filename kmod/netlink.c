@@ -59,12 +59,32 @@ static const struct nla_policy rxe_cc_qp_policy[RXE_CC_A_QP_MAX + 1] = {
 	[RXE_CC_A_QP_MAX_RATE] = U32_RANGE(0, DCQCN_RATE_MAX_MBPS),
 };
 
-static const struct nla_policy rxe_cc_policy[RXE_CC_A_MAX + 1] = {
-	[RXE_CC_A_DEV_INDEX] = { .type = NLA_U32 },
-	[RXE_CC_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = IB_DEVICE_NAME_MAX - 1 },
+/*
+ * Each command takes only its own attributes: strict validation refuses
+ * the rest ("Unknown attribute type"), rather than ignoring them.
+ */
+#define RXE_CC_POLICY_DEV \
+	[RXE_CC_A_DEV_INDEX] = { .type = NLA_U32 }, \
+	[RXE_CC_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = IB_DEVICE_NAME_MAX - 1 }
+
+static const struct nla_policy rxe_cc_dev_policy[RXE_CC_A_DEV_NAME + 1] = {
+	RXE_CC_POLICY_DEV,
+};
+
+static const struct nla_policy rxe_cc_dcqcn_set_policy[RXE_CC_A_DCQCN + 1] = {
+	RXE_CC_POLICY_DEV,
 	[RXE_CC_A_DEV_LINE_RATE] = U32_RANGE(1, DCQCN_RATE_MAX_MBPS),
 	[RXE_CC_A_DCQCN] = NLA_POLICY_NESTED(rxe_cc_dcqcn_policy),
+};
+
+static const struct nla_policy rxe_cc_np_set_policy[RXE_CC_A_NP + 1] = {
+	RXE_CC_POLICY_DEV,
 	[RXE_CC_A_NP] = NLA_POLICY_NESTED(rxe_cc_np_policy),
+};
+
+/* QP get, QP set and counter reset: a device and maybe a QP. */
+static const struct nla_policy rxe_cc_qp_req_policy[RXE_CC_A_QP + 1] = {
+	RXE_CC_POLICY_DEV,
 	[RXE_CC_A_QP] = NLA_POLICY_NESTED(rxe_cc_qp_policy),
 };
 
@@ -641,15 +661,21 @@ static const struct genl_ops rxe_cc_ops[] = {
 		.cmd = RXE_CC_CMD_DEV_GET,
 		.doit = rxe_cc_nl_dev_get_doit,
 		.dumpit = rxe_cc_nl_dev_get_dumpit,
+		.policy = rxe_cc_dev_policy,
+		.maxattr = ARRAY_SIZE(rxe_cc_dev_policy) - 1,
 	},
 	{
 		.cmd = RXE_CC_CMD_DCQCN_SET,
 		.doit = rxe_cc_nl_dcqcn_set_doit,
+		.policy = rxe_cc_dcqcn_set_policy,
+		.maxattr = ARRAY_SIZE(rxe_cc_dcqcn_set_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = RXE_CC_CMD_NP_SET,
 		.doit = rxe_cc_nl_np_set_doit,
+		.policy = rxe_cc_np_set_policy,
+		.maxattr = ARRAY_SIZE(rxe_cc_np_set_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
@@ -657,15 +683,21 @@ static const struct genl_ops rxe_cc_ops[] = {
 		.doit = rxe_cc_nl_qp_get_doit,
 		.start = rxe_cc_nl_qp_get_start,
 		.dumpit = rxe_cc_nl_qp_get_dumpit,
+		.policy = rxe_cc_qp_req_policy,
+		.maxattr = ARRAY_SIZE(rxe_cc_qp_req_policy) - 1,
 	},
 	{
 		.cmd = RXE_CC_CMD_QP_SET,
 		.doit = rxe_cc_nl_qp_set_doit,
+		.policy = rxe_cc_qp_req_policy,
+		.maxattr = ARRAY_SIZE(rxe_cc_qp_req_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = RXE_CC_CMD_STATS_RESET,
 		.doit = rxe_cc_nl_stats_reset_doit,
+		.policy = rxe_cc_qp_req_policy,
+		.maxattr = ARRAY_SIZE(rxe_cc_qp_req_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
 };
@@ -679,7 +711,6 @@ struct genl_family rxe_cc_genl __ro_after_init = {
 	.name = RXE_CC_FAMILY_NAME,
 	.version = RXE_CC_FAMILY_VERSION,
 	.maxattr = RXE_CC_A_MAX,
-	.policy = rxe_cc_policy,
 	.netnsok = true,
 	.module = THIS_MODULE,
 	.ops = rxe_cc_ops,

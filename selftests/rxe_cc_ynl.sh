@@ -32,7 +32,7 @@ trap topo_teardown EXIT
 # A QP for the per-QP attributes: rxe_cc keeps its state for a minute.
 perftest_bw ib_write_bw 1 2 1 >/dev/null && qpn=$(qp_json rxe1 | jq 'max_by(.qpn).qpn') ||
 	{ echo "Bail out! no traffic"; exit $KSFT_FAIL; }
-ktap_run "YNL dumps and gets devices and QPs" ynl_check dump
+ktap_run "YNL dumps and gets; commands refuse others' attributes" ynl_check dump
 ktap_run "the spec's ranges are the kernel's" ynl_check ranges
 # Emulation delivers few CNPs: with the firmware's 1 us alpha period alpha
 # decays to nothing between them and a cut cuts nothing (labs.rst).

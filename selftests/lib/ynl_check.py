@@ -7,7 +7,8 @@ ynl_check.py SRC SPEC DEV QPN CHECK [TRAFFIC-COMMAND]
 SRC is a kernel tree with tools/net/ynl and the spec schemas
 (selftests/fetch-linux-tools), SPEC our spec;
 DEV an rxe device and QPN a QP of it that rxe_cc knows. CHECK is one of:
-  dump     dev-get and qp-get replies decode with the spec
+  dump     dev-get and qp-get replies decode with the spec; a command
+           refuses another's attributes
   ranges   every range the spec states for a settable attribute is the
            kernel's: its bounds are taken, one past them is refused with
            an extack blaming the attribute, and nothing changes
@@ -63,6 +64,12 @@ def check_dump():
     except NlError as e:
         if e.error != 2:
             fail(f"qp-get of a missing QP: errno {e.error}")
+    # Each command takes its own attributes only.
+    before = device()["dcqcn"]["ai-rate"]
+    e = attempt("np-set", dict(ids, dcqcn={"ai-rate": before + 1}))
+    if not e or e.error != 22 or device()["dcqcn"]["ai-rate"] != before:
+        fail(f"np-set took a dcqcn nest: {e and e.nl_msg.extack}")
+    print(f"# np-set with a dcqcn nest: {e.nl_msg.extack.get('msg')}")
     print(f"# {len(devs)} devices, {len(qps)} QPs on {dev}")
 
 
