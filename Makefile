@@ -9,6 +9,8 @@
 #                        hook cost, bytes per QP (prints a table; not a test)
 #   make demo            the congestion-control lab (LAB="incast4 --duration 30"
 #                        picks a scenario and options; tools/lab/run --help)
+#   make shell           the lab by hand: a shell in the VM on the lab's fabric
+#                        (LAB="--flows 3" takes the lab's options)
 #   make clean           leave the tree as cloned (test kernels and VM logs
 #                        in .cache go too)
 
@@ -45,6 +47,10 @@ demo:
 	tools/install-deps
 	tools/lab/run $(LAB)
 
+shell:
+	tools/install-deps
+	tools/lab/shell $(LAB)
+
 # Not the kernel's own M= clean: it deletes every *.ko and modules.order
 # below this folder, the test kernels' modules in .cache among them.
 modules-clean:
@@ -56,4 +62,4 @@ clean: modules-clean
 	$(MAKE) -C selftests clean
 	rm -rf .cache
 
-.PHONY: all modules tools install check bench demo modules-clean clean
+.PHONY: all modules tools install check bench demo shell modules-clean clean

@@ -136,7 +136,7 @@ const struct dcqcn_params *rxe_cc_qp_params(const struct rxe_cc_qp *qp,
 	return buf;
 }
 
-/* Which step moved the rate; a cut outranks the increases it interrupts. */
+/* Which kind of step moved the rate; in one step a cut outranks increases. */
 static int rxe_cc_rate_reason(const struct dcqcn_flow *f, u32 cuts, u32 fr, u32 ai, u32 hai)
 {
 	if (f->cuts != cuts)
@@ -151,21 +151,16 @@ static int rxe_cc_rate_reason(const struct dcqcn_flow *f, u32 cuts, u32 fr, u32 
 }
 
 /*
- * Runs one DCQCN event on the QP (its lock held), counts the rate steps it
+ * One step of DCQCN on the QP (its lock held): counts the rate steps it
  * took on the QP and its device and tells the monitor group if Rc moved.
  */
-void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
-			 int event, u32 bytes, u64 now_ns)
+static void rxe_cc_qp_step(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
+			   int event, u32 bytes, u64 now_ns)
 {
 	struct dcqcn_flow *f = &qp->flow;
 	u32 cuts = f->cuts, fr = f->fast_recovery, ai = f->additive, hai = f->hyper;
 	u32 old_kbps = f->rc_kbps;
-	const struct dcqcn_params *p;
-	struct dcqcn_params buf;
 
-	p = rxe_cc_qp_params(qp, cfg, &buf);
-	/* The device's line rate may have been set since; the core re-caps. */
-	f->line_kbps = READ_ONCE(qp->dev->line_kbps);
 	switch (event) {
 	case RXE_CC_DCQCN_CNP:
 		dcqcn_on_cnp(f, p, now_ns);
@@ -189,6 +184,25 @@ void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	if (f->rc_kbps != old_kbps)
 		rxe_cc_monitor_rate_change(qp, old_kbps,
 					   rxe_cc_rate_reason(f, cuts, fr, ai, hai), now_ns);
+}
+
+/*
+ * Runs one DCQCN event on the QP (its lock held), with the QP's own
+ * parameters. A CNP first catches up with the time since the last event,
+ * so that the increases it interrupts are told apart from its cut.
+ */
+void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
+			 int event, u32 bytes, u64 now_ns)
+{
+	const struct dcqcn_params *p;
+	struct dcqcn_params buf;
+
+	p = rxe_cc_qp_params(qp, cfg, &buf);
+	/* The device's line rate may have been set since; the core re-caps. */
+	qp->flow.line_kbps = READ_ONCE(qp->dev->line_kbps);
+	if (event == RXE_CC_DCQCN_CNP)
+		rxe_cc_qp_step(qp, p, RXE_CC_DCQCN_ADVANCE, 0, now_ns);
+	rxe_cc_qp_step(qp, p, event, bytes, now_ns);
 }
 
 /* Zeroes the QP's counters, its lock held; the device's are separate. */

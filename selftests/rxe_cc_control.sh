@@ -215,6 +215,8 @@ monitor_every_cnp() {
 	[ "$cuts" -gt 0 ] && [ "$cuts" -le "$d_cuts" ] || fail "cut events and cuts disagree" ||
 		return 1
 	rates_chain || fail "a QP's rate changed without an event" || return 1
+	jq -se 'all(.[] | select(.event == "rate" and .reason == "cut"); .rate < .["old-rate"])' \
+		"$EVENTS" >/dev/null || fail "a cut event that did not lower the rate" || return 1
 	jq -se 'all(.[] | select(.event == "cnp-handled");
 		    .rate > 0 and .["target-rate"] >= .rate and .alpha >= 0)' "$EVENTS" \
 		>/dev/null || fail "a cnp-handled event lacks its QP's state" || return 1

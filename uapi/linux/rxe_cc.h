@@ -177,7 +177,7 @@ enum {
 	RXE_CC_A_EVENT_MAX = __RXE_CC_A_EVENT_MAX - 1
 };
 
-/* What moved a QP's rate; for several steps at once, the last kind named. */
+/* What moved a QP's rate. */
 enum rxe_cc_rate_reason {
 	RXE_CC_RATE_CUT,		/* a CNP */
 	RXE_CC_RATE_FAST_RECOVERY,

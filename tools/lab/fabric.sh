@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lab's fabric inside the VM, shared by its experiment (guest) and its
+# shell (shell-guest): the settings under which DCQCN works on an emulated
+# fabric. Needs selftests/lib/{topo,perftest,rocectl}.sh
+# and scenarios.sh sourced, and $recv, the receiving host.
+
+# rxe's retransmission timer runs while the pacer holds a packet, so the
+# QP timeout (4.096 us * 2^16, 268 ms) must cover a full window (64
+# packets) at the lowest rate: about 110 ms at 5 Mb/s. Both runs use it.
+QP_TIMEOUT=16
+MIN_RATE=5
+LINE_RATE=200		# Mb/s: about what rxe reaches under emulation
+PORT_BASE=20000		# perftest's TCP port for the flow from host N: + N
+
+# lab_dcqcn: DCQCN on every device, the preset with its timers scaled. A
+# round trip through the emulated fabric takes about a millisecond instead
+# of a few microseconds, so at the firmware's timings the senders would
+# react a hundred times too often for the feedback they get. The alpha
+# period is made at least the CNP spacing: at a few thousand packets a
+# second a congested flow gets a CNP at most every spacing, and alpha,
+# which loses at least 1/1024 per period in integer arithmetic, must gain
+# more from a CNP than it loses between two (the paper, too, has its alpha
+# period K close to the CNP interval).
+lab_dcqcn() {
+	local d rtt reset period
+	for d in $(seq "$recv"); do
+		d=$(topo_rxe "$d")
+		rocectl dcqcn set dev "$d" preset "$LAB_PRESET" enable on \
+			line-rate $LINE_RATE || return 1
+		read -r rtt reset period < <(rocectl -j dcqcn show dev "$d" | jq -r \
+			'.[0] | "\(.["dce-tcp-rtt"]) \(.["time-reset"]) \(.["rate-reduce-monitor-period"])"')
+		rtt=$((rtt * LAB_SCALE))
+		[ $rtt -ge $((4 * LAB_SCALE)) ] || rtt=$((4 * LAB_SCALE))
+		rocectl dcqcn set dev "$d" dce-tcp-rtt $rtt \
+			time-reset $((reset * LAB_SCALE)) \
+			rate-reduce-monitor-period $((period * LAB_SCALE)) \
+			min-rate $MIN_RATE || return 1
+		rocectl np set dev "$d" enable on min-time-between-cnps $((4 * LAB_SCALE)) ||
+			return 1
+	done
+}
+
