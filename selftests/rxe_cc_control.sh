@@ -14,21 +14,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/rocectl.sh"
 
 PERFTEST_LOG=/tmp/control-bw.log
-OUT=/tmp/control.out
 EVENTS=/tmp/control-events.json
 MONITOR_RATE=/sys/module/rxe_cc/parameters/monitor_rate
-
-# refused WANT_EXIT PATTERN ROCECTL-ARGS...: one line of reason, that exit.
-refused() {
-	local want=$1 pattern=$2 rc
-	shift 2
-	rocectl "$@" >/dev/null 2>"$OUT"
-	rc=$?
-	ktap_info "rocectl $*: $(cat "$OUT")"
-	[ $rc -eq "$want" ] || fail "exit $rc, want $want" || return 1
-	[ "$(wc -l <"$OUT")" -eq 1 ] || fail "want one line of reason" || return 1
-	grep -q -- "$pattern" "$OUT" || fail "reason does not match '$pattern'"
-}
 
 # start_flow SECS: ib_write_bw from host 1 to 2 in the background; leaves
 # the sender's QP number in flow_qpn once rxe_cc has seen it send.

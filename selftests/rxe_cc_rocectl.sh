@@ -13,23 +13,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/rocectl.sh"
 
 PERFTEST_LOG=/tmp/rocectl-bw.log
-OUT=/tmp/rocectl.out
 
 dcqcn() { # DEV KEY
 	rocectl -j dcqcn show dev "$1" | jq ".[0][\"$2\"]"
-}
-
-# refused WANT_EXIT PATTERN ROCECTL-ARGS...: rocectl must exit WANT_EXIT
-# with one line on stderr matching PATTERN.
-refused() {
-	local want=$1 pattern=$2 rc
-	shift 2
-	rocectl "$@" >/dev/null 2>"$OUT"
-	rc=$?
-	ktap_info "rocectl $*: $(cat "$OUT")"
-	[ $rc -eq "$want" ] || fail "exit $rc, want $want" || return 1
-	[ "$(wc -l <"$OUT")" -eq 1 ] || fail "want one line of reason" || return 1
-	grep -q -- "$pattern" "$OUT" || fail "reason does not match '$pattern'"
 }
 
 set_and_show() {

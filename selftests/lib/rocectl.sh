@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Reading rxe_cc's counters in selftests, through rocectl's JSON.
+# rocectl in selftests: rxe_cc's counters through its JSON, and refused input.
 
 ROCECTL=${ROCECTL:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/tools/rocectl/rocectl}
 
@@ -25,4 +25,17 @@ qp_sum() {
 # red_stat HOST NAME: a counter of the RED queue on the switch port to HOST.
 red_stat() {
 	topo_qdisc_stats "$1" | jq ".[0][\"$2\"]"
+}
+
+# refused WANT_EXIT PATTERN ROCECTL-ARGS...: rocectl must exit WANT_EXIT
+# with one line on stderr matching PATTERN.
+refused() {
+	local want=$1 pattern=$2 rc out=/tmp/rocectl-refused.out
+	shift 2
+	rocectl "$@" >/dev/null 2>"$out"
+	rc=$?
+	ktap_info "rocectl $*: $(cat "$out")"
+	[ $rc -eq "$want" ] || fail "exit $rc, want $want" || return 1
+	[ "$(wc -l <"$out")" -eq 1 ] || fail "want one line of reason" || return 1
+	grep -q -- "$pattern" "$out" || fail "reason does not match '$pattern'"
 }
