@@ -172,20 +172,39 @@ topo_gid_index() {
 }
 
 # topo_bottleneck HOST RATE [red MIN MAX PROB LIMIT [nodrop] | fifo LIMIT |
-#                 netem LOSS LIMIT]
+#                 netem LOSS LIMIT | red2 MIN MAX PROB LIMIT [nodrop]]
 # Limit the switch port towards HOST to RATE (tc units, e.g. 50mbit) with an
 # HTB class, queueing in RED with ECN marking (thresholds and limit in bytes,
 # probability 0..1), in a plain tail-drop FIFO of LIMIT packets, or in a
 # FIFO of LIMIT packets that loses LOSS percent of them at random. RED drops
 # packets that are not ECN-capable where it would mark them; with nodrop it
 # queues them up to LIMIT instead, as a switch port in ECN-only mode does
-# (marking, no WRED).
+# (marking, no WRED). red2 gives RoCEv2 (UDP 4791) that RED queue in class
+# 1:1 and everything else a tail-drop queue of LIMIT bytes in class 1:2,
+# each guaranteed half of RATE and allowed all of it: a switch port with a
+# lossless-ish RoCE class apart from the rest.
 topo_bottleneck() {
 	local port rate=$2 kind=${3:-red} burst
 	port=$(topo_port "$1")
 	topo_sw tc qdisc del dev "$port" root 2>/dev/null
-	topo_sw tc qdisc add dev "$port" root handle 1: htb default 1 || return 1
-	topo_sw tc class add dev "$port" parent 1: classid 1:1 htb rate "$rate" ceil "$rate" || return 1
+	if [ "$kind" = red2 ]; then
+		topo_sw tc qdisc add dev "$port" root handle 1: htb default 2 &&
+			topo_sw tc class add dev "$port" parent 1: classid 1:5 htb \
+				rate "$rate" ceil "$rate" &&
+			topo_sw tc class add dev "$port" parent 1:5 classid 1:1 htb \
+				rate "$(($(topo_mbit "$rate") / 2))mbit" ceil "$rate" &&
+			topo_sw tc class add dev "$port" parent 1:5 classid 1:2 htb \
+				rate "$(($(topo_mbit "$rate") / 2))mbit" ceil "$rate" &&
+			topo_sw tc qdisc add dev "$port" parent 1:2 handle 20: bfifo limit "$7" &&
+			topo_sw tc filter add dev "$port" parent 1: protocol ip prio 1 u32 \
+				match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:1 ||
+			return 1
+		kind=red
+	else
+		topo_sw tc qdisc add dev "$port" root handle 1: htb default 1 || return 1
+		topo_sw tc class add dev "$port" parent 1: classid 1:1 htb rate "$rate" \
+			ceil "$rate" || return 1
+	fi
 	case $kind in
 	red)
 		# RED's burst: packets of avpkt that may pass before marking
@@ -204,6 +223,12 @@ topo_bottleneck() {
 		;;
 	*) echo "topo_bottleneck: unknown queue $kind" >&2; return 1 ;;
 	esac
+}
+
+# topo_mbit RATE: a tc rate given in mbit as its number (50mbit: 50).
+topo_mbit() {
+	[[ $1 =~ ^([0-9]+)mbit$ ]] || { echo "topo: rate $1 is not in mbit" >&2; return 1; }
+	echo "${BASH_REMATCH[1]}"
 }
 
 # topo_qdisc_stats HOST: the switch port's leaf qdisc statistics as JSON

@@ -11,7 +11,7 @@
 # LAB_FLOWS_DEFAULT; scenario_NAME RUN then changes the run_* settings that
 # differ from lab_run_defaults for that run.
 
-LAB_SCENARIOS="incast incast4 ecn-threshold-too-low cnp-blocked lossy"
+LAB_SCENARIOS="incast incast4 ecn-threshold-too-low cnp-blocked lossy tcp-mix"
 LAB_SCENARIO=incast
 LAB_RATE=50		# Mb/s, the bottleneck
 LAB_KMIN=10000		# bytes: RED starts marking
@@ -111,6 +111,8 @@ lab_run_defaults() {
 	run_kmax=$LAB_KMAX
 	run_loss=0		# % random loss at the port, instead of RED
 	run_cnp_block=0		# the switch drops CNPs
+	run_tcp=0		# a TCP flow (iperf3) from host 1 too
+	run_classes=1		# 2: RoCE and the rest in separate queues
 }
 
 scenario_incast() {
@@ -190,5 +192,25 @@ run PFC or DCQCN, and why a flapping optic hurts RDMA far more than TCP."
 	case ${1:-} in
 	clean) run_title="no loss"; run_rate=1000 ;;
 	lossy) run_title="${LAB_LOSS}% random loss"; run_rate=1000 run_loss=$LAB_LOSS ;;
+	esac
+}
+
+scenario_tcp_mix() {
+	LAB_TITLE="TCP and RoCE"
+	LAB_FLOWS_DEFAULT=2
+	LAB_RUNS=(shared separate)
+	LAB_TEXT="Two RoCE senders with DCQCN and one TCP flow (iperf3, CUBIC, not
+ECN-capable) from host 1 through the ${LAB_RATE} Mb/s port. Shared: one queue for
+all. TCP slows down only on loss, and the ECN-only port drops nothing until
+its buffer is full, so TCP fills the buffer while the RoCE flows see CE
+marks on every packet and DCQCN holds them at its floor (min-rate): RoCE
+starves behind a full queue. Separate: RoCE has its own queue (the one
+plotted) and each class is guaranteed half of the port, as switches give
+RoCE a class of its own: the RoCE queue stays short and DCQCN shares the
+RoCE half, TCP takes its half and borrows what RoCE leaves. The TCP
+flow's rate is in the table and the rates plot."
+	case ${1:-} in
+	shared) run_title="TCP and RoCE in one queue"; run_cc=1 run_tcp=1 ;;
+	separate) run_title="TCP and RoCE in separate queues"; run_cc=1 run_tcp=1 run_classes=2 ;;
 	esac
 }
