@@ -173,8 +173,12 @@ static void rxe_cc_qp_step(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 		break;
 	}
 	/* u32 differences stay right across a wrap of the core's counters. */
-	if (f->cuts != cuts)
-		rxe_cc_qp_count(qp, RXE_CC_A_STAT_RATE_CUTS, (u32)(f->cuts - cuts));
+	/*
+	 * A decrease counts when Rc went down: a cut by an alpha that decayed
+	 * to nothing, or at the floor, leaves the rate where it was.
+	 */
+	if (f->cuts != cuts && f->rc_kbps < old_kbps)
+		rxe_cc_qp_count(qp, RXE_CC_A_STAT_RATE_CUTS, 1);
 	if (f->fast_recovery != fr)
 		rxe_cc_qp_count(qp, RXE_CC_A_STAT_FAST_RECOVERY, (u32)(f->fast_recovery - fr));
 	if (f->additive != ai)

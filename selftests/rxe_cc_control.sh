@@ -186,7 +186,7 @@ rates_chain() {
 monitor_every_cnp() {
 	local sent handled cuts
 	# Slower increase timers keep rate events few enough to read them all.
-	rocectl dcqcn set dev rxe1 time-reset 30000 dce-tcp-rtt 100 || return 1
+	rocectl dcqcn set dev rxe1 time-reset 30000 || return 1
 	monitored 3 1000000 || return 1
 	sent=$(count_events '.dev == "rxe2" and .event == "cnp-sent"')
 	handled=$(count_events '.dev == "rxe1" and .event == "cnp-handled"')
@@ -198,8 +198,7 @@ monitor_every_cnp() {
 	[ "$d_dropped" -eq 0 ] || fail "the rate limit dropped events at 1000000/s" || return 1
 	[ "$sent" -eq "$d_sent" ] && [ "$handled" -eq "$d_handled" ] ||
 		fail "CNP events and counters disagree" || return 1
-	# A cut at the floor leaves the rate where it is: no rate event.
-	[ "$cuts" -gt 0 ] && [ "$cuts" -le "$d_cuts" ] || fail "cut events and cuts disagree" ||
+	[ "$cuts" -gt 0 ] && [ "$cuts" -eq "$d_cuts" ] || fail "cut events and cuts disagree" ||
 		return 1
 	rates_chain || fail "a QP's rate changed without an event" || return 1
 	jq -se 'all(.[] | select(.event == "rate" and .reason == "cut"); .rate < .["old-rate"])' \
@@ -240,7 +239,10 @@ ktap_plan 7
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 trap topo_teardown EXIT
 # On an emulated 200 Mb/s link: rates start from there, not from veth's 10G.
-rocectl dcqcn set dev rxe1 line-rate 200 && rocectl dcqcn set dev rxe2 line-rate 200 ||
+# At emulation's CNP rates alpha needs a period near the CNP spacing, or it
+# decays to nothing between CNPs and a cut cuts nothing (labs.rst).
+rocectl dcqcn set dev rxe1 line-rate 200 dce-tcp-rtt 400 &&
+	rocectl dcqcn set dev rxe2 line-rate 200 ||
 	{ echo "Bail out! line rate not set"; exit $KSFT_FAIL; }
 # Without congestion, so that the QP's own rate shows.
 ktap_run "qp set max-rate caps the QP; 0 returns it to its device" qp_max_rate
