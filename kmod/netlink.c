@@ -559,7 +559,7 @@ static int rxe_cc_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[RXE_CC_A_QP_MAX + 1];
 	const struct rxe_cc_config *cfg;
-	struct dcqcn_params buf, check;
+	struct dcqcn_params buf;
 	struct rxe_cc_dev *dev;
 	struct rxe_cc_qp *qp;
 	u32 min_mbps, max_mbps, mode;
@@ -590,12 +590,7 @@ static int rxe_cc_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 					      qp->min_rate_mbps;
 	max_mbps = tb[RXE_CC_A_QP_MAX_RATE] ? nla_get_u32(tb[RXE_CC_A_QP_MAX_RATE]) :
 					      qp->max_rate_mbps;
-	check = cfg->rp;
-	if (min_mbps)
-		check.min_rate_mbps = min_mbps;
-	if (max_mbps)
-		check.max_rate_mbps = max_mbps;
-	if (dcqcn_params_check(&check) >= 0) {
+	if (dcqcn_params_check(rxe_cc_rp_with_limits(&cfg->rp, min_mbps, max_mbps, &buf)) >= 0) {
 		spin_unlock_bh(&qp->lock);
 		NL_SET_ERR_MSG(info->extack,
 			       "min-rate must not exceed max-rate (the QP's or its device's)");

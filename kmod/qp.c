@@ -116,24 +116,34 @@ bool rxe_cc_qp_paced(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg
 }
 
 /*
- * The DCQCN parameters of the QP: its device's, with the QP's rate limits
- * in place of the device's where it has them (in BUF). The core keeps Rc
- * between floor and ceiling even when they cross.
+ * The device's RP parameters DEV_RP with the rate limits MIN_MBPS/MAX_MBPS
+ * in place of its own where they are not 0 (in BUF, if any is).
  */
-const struct dcqcn_params *rxe_cc_qp_params(const struct rxe_cc_qp *qp,
-					    const struct rxe_cc_config *cfg,
-					    struct dcqcn_params *buf)
+const struct dcqcn_params *rxe_cc_rp_with_limits(const struct dcqcn_params *dev_rp,
+						 u32 min_mbps, u32 max_mbps,
+						 struct dcqcn_params *buf)
 {
-	u32 min_mbps = READ_ONCE(qp->min_rate_mbps), max_mbps = READ_ONCE(qp->max_rate_mbps);
-
 	if (likely(!min_mbps && !max_mbps))
-		return &cfg->rp;
-	*buf = cfg->rp;
+		return dev_rp;
+	*buf = *dev_rp;
 	if (min_mbps)
 		buf->min_rate_mbps = min_mbps;
 	if (max_mbps)
 		buf->max_rate_mbps = max_mbps;
 	return buf;
+}
+
+/*
+ * The DCQCN parameters of the QP: its device's, with the QP's rate limits
+ * in place of the device's where it has them. The core keeps Rc between
+ * floor and ceiling even when they cross.
+ */
+const struct dcqcn_params *rxe_cc_qp_params(const struct rxe_cc_qp *qp,
+					    const struct rxe_cc_config *cfg,
+					    struct dcqcn_params *buf)
+{
+	return rxe_cc_rp_with_limits(&cfg->rp, READ_ONCE(qp->min_rate_mbps),
+				     READ_ONCE(qp->max_rate_mbps), buf);
 }
 
 /* Which kind of step moved the rate; in one step a cut outranks increases. */

@@ -178,6 +178,9 @@ struct rxe_cc_qp *rxe_cc_qp_get_or_create(struct rxe_cc_dev *dev, u32 qpn,
 					  const struct sock *sk, u64 now_ns);
 bool rxe_cc_qp_rp_enabled(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg);
 bool rxe_cc_qp_paced(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg);
+const struct dcqcn_params *rxe_cc_rp_with_limits(const struct dcqcn_params *dev_rp,
+						 u32 min_mbps, u32 max_mbps,
+						 struct dcqcn_params *buf);
 const struct dcqcn_params *rxe_cc_qp_params(const struct rxe_cc_qp *qp,
 					    const struct rxe_cc_config *cfg,
 					    struct dcqcn_params *buf);
