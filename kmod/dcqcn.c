@@ -287,6 +287,14 @@ u64 dcqcn_next_event_ns(const struct dcqcn_flow *f)
 	return f->alpha_next_ns;
 }
 
+bool dcqcn_at_rest(const struct dcqcn_flow *f, const struct dcqcn_params *p)
+{
+	u32 ceil = ceiling_kbps(f, p);
+
+	return !f->limited && !f->alpha && !f->cnp_in_period &&
+	       f->rc_kbps == ceil && f->rt_kbps <= ceil;
+}
+
 enum dcqcn_cnp_result dcqcn_on_cnp(struct dcqcn_flow *f,
 				   const struct dcqcn_params *p, u64 now_ns)
 {

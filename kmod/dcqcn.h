@@ -21,6 +21,7 @@
 #include <linux/types.h>
 #else
 #include <assert.h>
+#include <stdbool.h>
 #include <linux/types.h>
 typedef __u8 u8;
 typedef __u16 u16;
@@ -172,6 +173,13 @@ void dcqcn_on_bytes_sent(struct dcqcn_flow *f, const struct dcqcn_params *p,
 			 u32 bytes, u64 now_ns);
 /* The earliest time at which dcqcn_advance() has something to do. */
 u64 dcqcn_next_event_ns(const struct dcqcn_flow *f);
+/*
+ * Is the flow at rest: unlimited at its ceiling, alpha 0, no CNP pending?
+ * Then neither time nor bytes sent change it, and the caller may skip
+ * dcqcn_advance() and dcqcn_on_bytes_sent(): the alpha period grid they
+ * would move on is caught up by the next call that is made.
+ */
+bool dcqcn_at_rest(const struct dcqcn_flow *f, const struct dcqcn_params *p);
 
 static inline u32 dcqcn_rate_kbps(const struct dcqcn_flow *f)
 {

@@ -182,9 +182,9 @@ static void rxe_cc_qp_step(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 		dcqcn_advance(f, p, now_ns);
 		break;
 	}
-	/* u32 differences stay right across a wrap of the core's counters. */
 	/*
-	 * A decrease counts when Rc went down: a cut by an alpha that decayed
+	 * u32 differences stay right across a wrap of the core's counters. A
+	 * decrease counts when Rc went down: a cut by an alpha that decayed
 	 * to nothing, or at the floor, leaves the rate where it was.
 	 */
 	if (f->cuts != cuts && f->rc_kbps < old_kbps)
@@ -214,6 +214,12 @@ void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	p = rxe_cc_qp_params(qp, cfg, &buf);
 	/* The device's line rate may have been set since; the core re-caps. */
 	qp->flow.line_kbps = READ_ONCE(qp->dev->line_kbps);
+	/*
+	 * An uncongested QP would run the core twice per packet for nothing,
+	 * each time with a 64-bit division to keep alpha's period grid.
+	 */
+	if (event != RXE_CC_DCQCN_CNP && dcqcn_at_rest(&qp->flow, p))
+		return;
 	if (event == RXE_CC_DCQCN_CNP)
 		rxe_cc_qp_step(qp, p, RXE_CC_DCQCN_ADVANCE, 0, now_ns);
 	rxe_cc_qp_step(qp, p, event, bytes, now_ns);

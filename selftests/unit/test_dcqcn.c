@@ -368,6 +368,45 @@ static void test_recovery_ends(void)
 	       "recovered flow has no timer event pending");
 }
 
+static void test_at_rest(void)
+{
+	struct dcqcn_params p = dcqcn_preset_mlx5;
+	struct dcqcn_flow f, before;
+
+	dcqcn_init(&f, &p, LINE_10G, 0);
+	tap_is(dcqcn_at_rest(&f, &p), 0, "a new flow is not at rest: alpha is 1023");
+
+	/*
+	 * Each 1 us period takes ceil(alpha * 5 / 1024) >= 1 off alpha, so
+	 * it is 0 within 1023 periods; 2000 us is past that.
+	 */
+	dcqcn_advance(&f, &p, 2000 * US);
+	tap_is(dcqcn_at_rest(&f, &p), 1, "unlimited flow with alpha 0 is at rest");
+
+	/* At rest, time and bytes change nothing but the alpha period grid. */
+	before = f;
+	dcqcn_on_bytes_sent(&f, &p, 1500, 5000 * US);
+	dcqcn_advance(&f, &p, 9000 * US);
+	before.alpha_next_ns = f.alpha_next_ns;
+	tap_is(memcmp(&before, &f, sizeof(f)), 0, "a flow at rest stays as it is");
+
+	p.max_rate_mbps = 1000;
+	tap_is(dcqcn_at_rest(&f, &p), 0, "a lowered ceiling ends the rest");
+	p.max_rate_mbps = 0;
+
+	/*
+	 * Calls skipped since 9000 us: a CNP at 1000000.5 us catches the
+	 * grid up to the next multiple of 1 us, 1000001 us, where alpha
+	 * becomes 0 * 1019 / 1024 + (1024 - 1019) = 5.
+	 */
+	dcqcn_on_cnp(&f, &p, 1000000 * US + 500);
+	tap_is(dcqcn_at_rest(&f, &p), 0, "a CNP ends the rest");
+	tap_is(dcqcn_next_event_ns(&f), 1000001 * US,
+	       "after skipped calls the next alpha update is back on its grid");
+	dcqcn_advance(&f, &p, 1000001 * US);
+	tap_is(f.alpha, 5, "the CNP raises alpha at the period's end");
+}
+
 static void test_validation(void)
 {
 	struct dcqcn_params p;
@@ -470,6 +509,7 @@ int main(void)
 	test_byte_counter();
 	test_monitor_period();
 	test_recovery_ends();
+	test_at_rest();
 	test_validation();
 	test_extremes();
 	return tap_done();
