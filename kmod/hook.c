@@ -186,7 +186,6 @@ static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_st
 	struct roce_pkt pkt;
 	u32 qpn, remote_qpn;
 	bool request;
-	u64 now;
 
 	if (!skb->sk || !state->out)
 		return NF_ACCEPT;
@@ -196,8 +195,7 @@ static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_st
 	if (roce_parse(skb, &pkt))
 		return NF_ACCEPT;
 
-	now = ktime_get_ns();
-	qp = rxe_cc_qp_get_or_create(dev, qpn, skb->sk, now);
+	qp = rxe_cc_qp_get_or_create(dev, qpn, skb->sk);
 	if (!qp)
 		return NF_ACCEPT;
 	cfg = rxe_cc_cfg(dev);
@@ -231,7 +229,7 @@ static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_st
 		spin_unlock_bh(&qp->lock);
 		return NF_ACCEPT;
 	}
-	return rxe_cc_pace(qp, cfg, skb, state, now);
+	return rxe_cc_pace(qp, cfg, skb, state, ktime_get_ns());
 }
 
 static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,

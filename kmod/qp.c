@@ -43,7 +43,7 @@ static void rxe_cc_qp_unlink(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
 }
 
 struct rxe_cc_qp *rxe_cc_qp_get_or_create(struct rxe_cc_dev *dev, u32 qpn,
-					  const struct sock *sk, u64 now_ns)
+					  const struct sock *sk)
 {
 	struct rxe_cc_qp *qp, *old;
 
@@ -63,7 +63,8 @@ struct rxe_cc_qp *rxe_cc_qp_get_or_create(struct rxe_cc_dev *dev, u32 qpn,
 	skb_queue_head_init(&qp->queue);
 	RB_CLEAR_NODE(&qp->pacer_node);
 	/* A new QP has no overrides: its device's parameters are its own. */
-	dcqcn_init(&qp->flow, &rxe_cc_cfg(dev)->rp, READ_ONCE(dev->line_kbps), now_ns);
+	dcqcn_init(&qp->flow, &rxe_cc_cfg(dev)->rp, READ_ONCE(dev->line_kbps),
+		   ktime_get_ns());
 
 	spin_lock_bh(&dev->qp_lock);
 	old = rxe_cc_qp_lookup(dev, qpn);

@@ -175,7 +175,7 @@ extern struct mutex rxe_cc_config_lock;
 /* qp.c */
 struct rxe_cc_qp *rxe_cc_qp_lookup(struct rxe_cc_dev *dev, u32 qpn);
 struct rxe_cc_qp *rxe_cc_qp_get_or_create(struct rxe_cc_dev *dev, u32 qpn,
-					  const struct sock *sk, u64 now_ns);
+					  const struct sock *sk);
 bool rxe_cc_qp_rp_enabled(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg);
 bool rxe_cc_qp_paced(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg);
 const struct dcqcn_params *rxe_cc_rp_with_limits(const struct dcqcn_params *dev_rp,
