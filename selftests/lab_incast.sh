@@ -7,7 +7,8 @@
 # cannot rot: with DCQCN the flows share the port (Jain >= 0.9) and the
 # switch queue's p99 stays below the run without congestion control;
 # every CNP the receiver sent was handled; and every file the lab promises
-# exists and is not empty.
+# exists and is not empty. First, options it cannot run with are refused,
+# with a reason, before anything is made.
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -20,6 +21,33 @@ table=$out/table.json
 # run_field RUN EXPR: a jq expression on the named run's results.
 run_field() {
 	jq -r --arg run "$1" ".[] | select(.run == \$run) | $2" "$table"
+}
+
+# One bad command line per line: its arguments, then what the refusal says.
+bad_options_refused() {
+	local args want
+	while IFS='|' read -r args want; do
+		# shellcheck disable=SC2086 # one argument per word
+		if "$top/tools/lab/run" $args --out "$out.bad" >"$out.bad.log" 2>&1; then
+			fail "run $args was accepted"
+			return 1
+		fi
+		grep -qF -- "$want" "$out.bad.log" ||
+			fail "run $args: no \"$want\" in: $(head -n 1 "$out.bad.log")" || return 1
+		[ ! -e "$out.bad" ] || fail "run $args made its folder" || return 1
+	done <<'EOF'
+--kmin 800|lab: --kmin must be above 1000 bytes
+ecn-threshold-too-low --limit 50000|--limit, which must be 50050 or more
+--kmin 40000 --kmax 10000|lab: --kmin must be below --kmax
+--kmax 200000|lab: --kmax must be below --limit
+--rate 0|lab: --rate needs a positive integer
+--pmax high|lab: --pmax needs a number
+--preset dctcp|lab: --preset is mlx5 or paper
+--flows 9|lab: at most 8 flows
+--duration 5|lab: --duration must be 6 s or more
+nosuch|lab: unknown scenario nosuch
+--bogus 1|lab: unknown option --bogus
+EOF
 }
 
 lab_runs() {
@@ -69,7 +97,9 @@ cnps_handled() {
 	[ "$handled" -eq "$sent" ] || fail "$sent CNPs sent but $handled handled"
 }
 
-ktap_plan 5
+ktap_plan 6
+rm -rf "$out.bad"
+ktap_run "the lab refuses options it cannot run with, and says why" bad_options_refused
 mkdir -p "$out"
 ktap_run "tools/lab/run incast finishes and names its folder" lab_runs
 [ -s "$table" ] || ktap_finish
