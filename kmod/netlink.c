@@ -477,16 +477,26 @@ static int rxe_cc_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* A dump filtered by device resolves it once: cb->args[2] = index + 1. */
+/*
+ * A dump filtered by device resolves it once: cb->args[2] = index + 1.
+ * The core has validated the request against the op's policy, but where
+ * it keeps the parsed attributes for a dump moved between 6.1 and 6.12;
+ * picking the device's out again needs no version test.
+ */
 static int rxe_cc_nl_qp_get_start(struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr *attrs[RXE_CC_A_DEV_NAME + 1];
 	struct rxe_cc_dev *dev;
+	int err;
 
-	if (!info->attrs[RXE_CC_A_DEV_INDEX] && !info->attrs[RXE_CC_A_DEV_NAME])
+	err = nlmsg_parse_deprecated(cb->nlh, GENL_HDRLEN, attrs, RXE_CC_A_DEV_NAME,
+				     rxe_cc_dev_policy, cb->extack);
+	if (err)
+		return err;
+	if (!attrs[RXE_CC_A_DEV_INDEX] && !attrs[RXE_CC_A_DEV_NAME])
 		return 0;
 	mutex_lock(&rxe_cc_config_lock);
-	dev = rxe_cc_nl_find_dev(sock_net(cb->skb->sk), info->attrs, cb->extack);
+	dev = rxe_cc_nl_find_dev(sock_net(cb->skb->sk), attrs, cb->extack);
 	if (dev)
 		cb->args[2] = (long)dev->ibdev->index + 1;
 	mutex_unlock(&rxe_cc_config_lock);
