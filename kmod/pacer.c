@@ -218,8 +218,13 @@ void rxe_cc_pacer_init(struct rxe_cc_dev *dev)
 {
 	spin_lock_init(&dev->pacer_lock);
 	dev->pacer_tree = RB_ROOT;
+#ifdef RXE_CC_HAVE_HRTIMER_SETUP
+	hrtimer_setup(&dev->pacer_timer, pacer_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_ABS_PINNED_SOFT);
+#else
 	hrtimer_init(&dev->pacer_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_SOFT);
 	dev->pacer_timer.function = pacer_timer_fn;
+#endif
 }
 
 /* Releases (SEND) or frees everything the QP holds, at once. */
