@@ -44,6 +44,7 @@
 int roce_parse(struct sk_buff *skb, struct roce_pkt *pkt)
 {
 	struct udphdr _udph, *udph;
+	const struct roce_bth *bth;
 	unsigned int ip_len;
 
 	if (skb->protocol == htons(ETH_P_IP)) {
@@ -79,8 +80,12 @@ int roce_parse(struct sk_buff *skb, struct roce_pkt *pkt)
 		return -EINVAL;
 	pkt->udp_len = ntohs(udph->len) - sizeof(*udph);
 	pkt->bth_off = ip_len + sizeof(*udph);
-	if (skb_copy_bits(skb, pkt->bth_off, &pkt->bth, sizeof(pkt->bth)))
+	/* A linear BTH (the usual case) is copied inline, without a call. */
+	bth = skb_header_pointer(skb, pkt->bth_off, sizeof(pkt->bth), &pkt->bth);
+	if (!bth)
 		return -EINVAL;
+	if (bth != &pkt->bth)
+		pkt->bth = *bth;
 	return 0;
 }
 
