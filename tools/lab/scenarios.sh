@@ -17,8 +17,10 @@ LAB_RATE=50		# Mb/s, the bottleneck
 LAB_KMIN=10000		# bytes: RED starts marking
 LAB_KMAX=40000		# bytes: RED marks with LAB_PMAX, above it every packet
 LAB_PMAX=1		# see Documentation/labs.rst: packets are few here
-LAB_LIMIT=		# bytes: the port's buffer, by default the scenario's
+LAB_LIMIT=		# bytes: the port's buffer; by default the scenario's
 LAB_LIMIT_DEFAULT=100000
+# Scenarios whose buffer is not the default one.
+declare -gA LAB_LIMIT_OF=([incast4]=300000)
 LAB_PRESET=mlx5
 LAB_DURATION=20		# s per run
 LAB_FLOWS=
@@ -36,7 +38,7 @@ Options:
   --kmin BYTES      RED marking threshold, start (default $LAB_KMIN)
   --kmax BYTES      RED marking threshold, full (default $LAB_KMAX)
   --pmax P          marking probability at kmax (default $LAB_PMAX)
-  --limit BYTES     the switch port's buffer (default $LAB_LIMIT_DEFAULT; incast4: 300000)
+  --limit BYTES     the switch port's buffer (default $LAB_LIMIT_DEFAULT; incast4: ${LAB_LIMIT_OF[incast4]})
   --preset NAME     DCQCN preset: mlx5 or paper (default $LAB_PRESET)
   --scale N         DCQCN's timers (alpha period, increase timer, rate
                     reduce period, CNP spacing) times N (default $LAB_SCALE);
@@ -95,7 +97,7 @@ lab_parse_args() {
 		{ echo "lab: --duration must be 6 s or more" >&2; return 1; }
 	[ -z "$LAB_FLOWS" ] || [ "$LAB_FLOWS" -le 8 ] ||
 		{ echo "lab: at most 8 flows" >&2; return 1; }
-	"scenario_${LAB_SCENARIO//-/_}" || return 1
+	lab_scenario "$LAB_SCENARIO" || return 1
 	: "${LAB_FLOWS:=$LAB_FLOWS_DEFAULT}"
 	# RED averages the queue in packets of avpkt (1000 bytes) and cannot
 	# start marking below one.
@@ -105,6 +107,13 @@ lab_parse_args() {
 		{ echo "lab: --kmin must be below --kmax" >&2; return 1; }
 	[ "$LAB_KMAX" -lt "$LAB_LIMIT" ] ||
 		{ echo "lab: --kmax must be below --limit" >&2; return 1; }
+}
+
+# lab_scenario NAME [RUN]: scenario NAME's settings (of RUN), with the
+# buffer settled first: --limit if given, else the scenario's own.
+lab_scenario() {
+	: "${LAB_LIMIT:=${LAB_LIMIT_OF[$1]:-$LAB_LIMIT_DEFAULT}}"
+	"scenario_${1//-/_}" "${@:2}"
 }
 
 # The settings of one run, before its scenario changes them.
@@ -121,7 +130,6 @@ lab_run_defaults() {
 }
 
 scenario_incast() {
-	: "${LAB_LIMIT:=$LAB_LIMIT_DEFAULT}"
 	LAB_TITLE="2:1 incast"
 	LAB_FLOWS_DEFAULT=2
 	LAB_RUNS=(no-cc dcqcn)
@@ -138,7 +146,6 @@ the queue stays near the marking thresholds: no drops, fair shares."
 }
 
 scenario_incast4() {
-	: "${LAB_LIMIT:=300000}"
 	scenario_incast "$@"
 	LAB_TITLE="4:1 incast"
 	LAB_FLOWS_DEFAULT=4
@@ -154,7 +161,6 @@ senders needs before DCQCN's reaction catches up is the lesson."
 }
 
 scenario_ecn_threshold_too_low() {
-	: "${LAB_LIMIT:=$LAB_LIMIT_DEFAULT}"
 	[ $((LAB_LIMIT / 50)) -gt 1000 ] || {
 		echo "lab: ecn-threshold-too-low marks from 2% of --limit, which must be 50050 or more" >&2
 		return 1
@@ -179,7 +185,6 @@ feedback however early the switch marks (Documentation/labs.rst)."
 }
 
 scenario_cnp_blocked() {
-	: "${LAB_LIMIT:=$LAB_LIMIT_DEFAULT}"
 	LAB_TITLE="CNPs blocked"
 	LAB_FLOWS_DEFAULT=2
 	LAB_RUNS=(cnp-blocked dcqcn)
@@ -196,7 +201,6 @@ of counters is how to spot it on real hardware."
 }
 
 scenario_lossy() {
-	: "${LAB_LIMIT:=$LAB_LIMIT_DEFAULT}"
 	LAB_TITLE="a lossy path"
 	LAB_FLOWS_DEFAULT=1
 	LAB_RUNS=(clean lossy)
@@ -213,7 +217,6 @@ run PFC or DCQCN, and why a flapping optic hurts RDMA far more than TCP."
 }
 
 scenario_tcp_mix() {
-	: "${LAB_LIMIT:=$LAB_LIMIT_DEFAULT}"
 	LAB_TITLE="TCP and RoCE"
 	LAB_FLOWS_DEFAULT=2
 	LAB_RUNS=(shared separate)
