@@ -41,7 +41,7 @@
  * Returns 0, -ENOENT for anything that is not RoCEv2 (not our business),
  * -EINVAL for RoCEv2 too short to hold a BTH and an ICRC.
  */
-int roce_parse(struct sk_buff *skb, struct roce_pkt *pkt)
+static int roce_parse(struct sk_buff *skb, struct roce_pkt *pkt)
 {
 	struct udphdr _udph, *udph;
 	const struct roce_bth *bth;
@@ -55,8 +55,6 @@ int roce_parse(struct sk_buff *skb, struct roce_pkt *pkt)
 		ip_len = iph->ihl * 4;
 		pkt->v6 = false;
 		pkt->ecn = iph->tos & INET_ECN_MASK;
-		ipv6_addr_set_v4mapped(iph->saddr, &pkt->saddr);
-		ipv6_addr_set_v4mapped(iph->daddr, &pkt->daddr);
 	} else if (skb->protocol == htons(ETH_P_IPV6)) {
 		struct ipv6hdr *ip6h = ipv6_hdr(skb);
 
@@ -66,8 +64,6 @@ int roce_parse(struct sk_buff *skb, struct roce_pkt *pkt)
 		ip_len = sizeof(*ip6h);
 		pkt->v6 = true;
 		pkt->ecn = ipv6_get_dsfield(ip6h) & INET_ECN_MASK;
-		pkt->saddr = ip6h->saddr;
-		pkt->daddr = ip6h->daddr;
 	} else {
 		return -ENOENT;
 	}
@@ -213,10 +209,10 @@ static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_st
 	 * (an unlocked look that races with the learning just learns again).
 	 */
 	if (unlikely(READ_ONCE(qp->remote_qpn) != remote_qpn ||
-		     !ipv6_addr_equal(&qp->peer, &pkt.daddr))) {
+		     !roce_pkt_daddr_is(skb, &pkt, &qp->peer))) {
 		spin_lock_bh(&qp->lock);
 		qp->remote_qpn = remote_qpn;
-		qp->peer = pkt.daddr;
+		roce_pkt_daddr(skb, &pkt, &qp->peer);
 		qp->peer_v6 = pkt.v6;
 		spin_unlock_bh(&qp->lock);
 	}
@@ -234,7 +230,7 @@ static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_st
 		spin_unlock_bh(&qp->lock);
 		return NF_ACCEPT;
 	}
-	return rxe_cc_pace(qp, cfg, skb, state, ktime_get_ns());
+	return rxe_cc_pace(qp, cfg, skb, state);
 }
 
 static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,

@@ -64,15 +64,15 @@ static struct sk_buff *np_alloc(unsigned int ip_len)
 }
 
 static int np_send_v4(struct rxe_cc_dev *dev, const struct rxe_cc_np_params *np,
-		      const struct roce_pkt *pkt, u32 dest_qpn, u32 prio)
+		      const struct sk_buff *data, u32 dest_qpn, u32 prio)
 {
 	struct net *net = dev_net(dev->ndev);
 	struct flowi4 fl4 = {
 		.flowi4_oif = dev->ndev->ifindex,
 		.flowi4_proto = IPPROTO_UDP,
 		/* The CNP goes back: from the data's destination to its source. */
-		.saddr = pkt->daddr.s6_addr32[3],
-		.daddr = pkt->saddr.s6_addr32[3],
+		.saddr = ip_hdr(data)->daddr,
+		.daddr = ip_hdr(data)->saddr,
 	};
 	struct sk_buff *skb;
 	struct iphdr *iph;
@@ -106,14 +106,14 @@ static int np_send_v4(struct rxe_cc_dev *dev, const struct rxe_cc_np_params *np,
 }
 
 static int np_send_v6(struct rxe_cc_dev *dev, const struct rxe_cc_np_params *np,
-		      const struct roce_pkt *pkt, u32 dest_qpn, u32 prio)
+		      const struct sk_buff *data, u32 dest_qpn, u32 prio)
 {
 	struct net *net = dev_net(dev->ndev);
 	struct flowi6 fl6 = {
 		.flowi6_oif = dev->ndev->ifindex,
 		.flowi6_proto = IPPROTO_UDP,
-		.saddr = pkt->daddr,
-		.daddr = pkt->saddr,
+		.saddr = ipv6_hdr(data)->daddr,
+		.daddr = ipv6_hdr(data)->saddr,
 	};
 	struct ipv6hdr *ip6h;
 	struct dst_entry *dst;
@@ -203,9 +203,9 @@ void rxe_cc_np_ce(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 
 	prio = np->cnp_prio_mode ? skb->priority : np->cnp_prio;
 	if (pkt->v6)
-		err = np_send_v6(dev, np, pkt, dest_qpn, prio);
+		err = np_send_v6(dev, np, skb, dest_qpn, prio);
 	else
-		err = np_send_v4(dev, np, pkt, dest_qpn, prio);
+		err = np_send_v4(dev, np, skb, dest_qpn, prio);
 
 	spin_lock_bh(&qp->lock);
 	rxe_cc_qp_count(qp, err ? RXE_CC_A_STAT_CNP_UNRESOLVED : RXE_CC_A_STAT_CNP_SENT, 1);

@@ -95,12 +95,25 @@ static void pacer_depart(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 }
 
 unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
-			 struct sk_buff *skb, const struct nf_hook_state *state, u64 now)
+			 struct sk_buff *skb, const struct nf_hook_state *state)
 {
 	struct rxe_cc_dev *dev = qp->dev;
 	u32 queued;
+	u64 now;
 
 	spin_lock_bh(&qp->lock);
+	/*
+	 * The common case, an uncongested QP at the line rate, has nothing to
+	 * time and nothing for DCQCN to step: it only counts.
+	 */
+	if (skb_queue_empty(&qp->queue) && rxe_cc_qp_at_rest(qp, cfg) &&
+	    pacer_at_line_rate(qp)) {
+		rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_PACKETS, 1);
+		rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_BYTES, skb->len);
+		spin_unlock_bh(&qp->lock);
+		return NF_ACCEPT;
+	}
+	now = ktime_get_ns();
 	rxe_cc_qp_run_dcqcn(qp, cfg, RXE_CC_DCQCN_ADVANCE, 0, now);
 	/*
 	 * Below the line rate every packet goes through the queue and the

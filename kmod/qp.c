@@ -216,14 +216,26 @@ void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	/* The device's line rate may have been set since; the core re-caps. */
 	qp->flow.line_kbps = READ_ONCE(qp->dev->line_kbps);
 	/*
-	 * An uncongested QP would run the core twice per packet for nothing,
-	 * each time with a 64-bit division to keep alpha's period grid.
+	 * An uncongested QP would run the core for nothing, each time with a
+	 * 64-bit division to keep alpha's period grid.
 	 */
 	if (event != RXE_CC_DCQCN_CNP && dcqcn_at_rest(&qp->flow, p))
 		return;
 	if (event == RXE_CC_DCQCN_CNP)
 		rxe_cc_qp_step(qp, p, RXE_CC_DCQCN_ADVANCE, 0, now_ns);
 	rxe_cc_qp_step(qp, p, event, bytes, now_ns);
+}
+
+/*
+ * Is the QP's flow at rest (dcqcn_at_rest()) under its own parameters and
+ * its device's current line rate? Its lock held.
+ */
+bool rxe_cc_qp_at_rest(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg)
+{
+	struct dcqcn_params buf;
+
+	qp->flow.line_kbps = READ_ONCE(qp->dev->line_kbps);
+	return dcqcn_at_rest(&qp->flow, rxe_cc_qp_params(qp, cfg, &buf));
 }
 
 /* Zeroes the QP's counters, its lock held; the device's are separate. */

@@ -6,10 +6,10 @@
 #ifndef _RXE_CC_ROCE_H
 #define _RXE_CC_ROCE_H
 
-#include <linux/in6.h>
-#include <linux/types.h>
-
-struct sk_buff;
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <net/ipv6.h>
 
 #define ROCE_BTH_BYTES		12
 #define ROCE_ICRC_BYTES		4
@@ -65,22 +65,46 @@ static inline bool roce_opcode_is_response(u8 opcode)
 	return opcode >= 0x0d && opcode <= 0x12;
 }
 
-/* Where a RoCEv2 packet's headers are, once found in an skb. */
+/*
+ * Where a RoCEv2 packet's headers are, once found in an skb whose IP header
+ * is at skb->data. The addresses are not copied out: only a CE mark, a CNP
+ * or a new peer needs them, not every packet.
+ */
 struct roce_pkt {
 	struct roce_bth bth;
 	unsigned int bth_off;	/* from skb->data (the IP header) */
 	unsigned int udp_len;	/* UDP payload: BTH .. ICRC */
 	bool v6;
 	u8 ecn;
-	struct in6_addr saddr, daddr;	/* IPv4 as mapped addresses */
 };
 
-/*
- * Finds the BTH of a RoCEv2 packet whose IP header is at skb->data.
- * Returns 0, -ENOENT for anything that is not RoCEv2 (not our business),
- * -EINVAL for RoCEv2 too short to hold a BTH and an ICRC.
- */
-int roce_parse(struct sk_buff *skb, struct roce_pkt *pkt);
+/* The packet's destination address; IPv4 as a mapped address. */
+static inline void roce_pkt_daddr(const struct sk_buff *skb, const struct roce_pkt *pkt,
+				  struct in6_addr *addr)
+{
+	if (pkt->v6)
+		*addr = ipv6_hdr(skb)->daddr;
+	else
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, addr);
+}
+
+/* Is ADDR (IPv4 as a mapped address) the packet's source? */
+static inline bool roce_pkt_saddr_is(const struct sk_buff *skb, const struct roce_pkt *pkt,
+				     const struct in6_addr *addr)
+{
+	if (pkt->v6)
+		return ipv6_addr_equal(&ipv6_hdr(skb)->saddr, addr);
+	return ipv6_addr_v4mapped(addr) && addr->s6_addr32[3] == ip_hdr(skb)->saddr;
+}
+
+/* Is ADDR (IPv4 as a mapped address) the packet's destination? */
+static inline bool roce_pkt_daddr_is(const struct sk_buff *skb, const struct roce_pkt *pkt,
+				     const struct in6_addr *addr)
+{
+	if (pkt->v6)
+		return ipv6_addr_equal(&ipv6_hdr(skb)->daddr, addr);
+	return ipv6_addr_v4mapped(addr) && addr->s6_addr32[3] == ip_hdr(skb)->daddr;
+}
 
 /*
  * The ICRC of a RoCEv2 packet whose IP header starts at skb->data and whose

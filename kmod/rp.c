@@ -52,7 +52,7 @@ void rxe_cc_rp_cnp(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 
 	spin_lock_bh(&qp->lock);
 	rxe_cc_qp_count(qp, RXE_CC_A_STAT_CNP_RECEIVED, 1);
-	from_peer = ipv6_addr_equal(&pkt->saddr, &qp->peer);
+	from_peer = roce_pkt_saddr_is(skb, pkt, &qp->peer);
 	if (!rxe_cc_qp_rp_enabled(qp, cfg) || !from_peer) {
 		rxe_cc_qp_count(qp, RXE_CC_A_STAT_CNP_IGNORED, 1);
 	} else {

@@ -186,6 +186,7 @@ const struct dcqcn_params *rxe_cc_qp_params(const struct rxe_cc_qp *qp,
 					    struct dcqcn_params *buf);
 void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 			 int event, u32 bytes, u64 now_ns);
+bool rxe_cc_qp_at_rest(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg);
 void rxe_cc_qp_stats_reset(struct rxe_cc_qp *qp);
 void rxe_cc_qps_init(struct rxe_cc_dev *dev);
 void rxe_cc_qp_watch_kick(struct rxe_cc_dev *dev);
@@ -200,7 +201,7 @@ enum rxe_cc_dcqcn_event {
 
 /* pacer.c */
 unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
-			 struct sk_buff *skb, const struct nf_hook_state *state, u64 now);
+			 struct sk_buff *skb, const struct nf_hook_state *state);
 void rxe_cc_pacer_init(struct rxe_cc_dev *dev);
 void rxe_cc_pacer_flush(struct rxe_cc_dev *dev, bool send);
 void rxe_cc_pacer_flush_qp(struct rxe_cc_qp *qp, bool send);
