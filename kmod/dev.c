@@ -30,16 +30,6 @@ static const struct rxe_cc_np_params rxe_cc_np_defaults = {
 	.cnp_prio_mode = 0,
 };
 
-struct rxe_cc_dev *rxe_cc_dev_by_netdev(const struct net_device *ndev)
-{
-	struct rxe_cc_dev *dev;
-
-	list_for_each_entry_rcu(dev, &rxe_cc_devs, list)
-		if (dev->ndev == ndev)
-			return dev;
-	return NULL;
-}
-
 /* Netlink requests see the devices of their own network namespace only. */
 struct rxe_cc_dev *rxe_cc_dev_by_name(const struct net *net, const char *name)
 {

@@ -25,16 +25,6 @@
 #define RXE_CC_QP_WATCH_MS	2
 #define RXE_CC_QP_REAP_MS	5000
 
-struct rxe_cc_qp *rxe_cc_qp_lookup(struct rxe_cc_dev *dev, u32 qpn)
-{
-	struct rxe_cc_qp *qp;
-
-	hash_for_each_possible_rcu(dev->qps, qp, hnode, qpn)
-		if (qp->qpn == qpn)
-			return qp;
-	return NULL;
-}
-
 static void rxe_cc_qp_unlink(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
 {
 	lockdep_assert_held(&dev->qp_lock);
@@ -42,14 +32,10 @@ static void rxe_cc_qp_unlink(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
 	dev->nr_qps--;
 }
 
-struct rxe_cc_qp *rxe_cc_qp_get_or_create(struct rxe_cc_dev *dev, u32 qpn,
-					  const struct sock *sk)
+/* The first packet of a QP: new state, unless another CPU made it first. */
+struct rxe_cc_qp *rxe_cc_qp_create(struct rxe_cc_dev *dev, u32 qpn, const struct sock *sk)
 {
 	struct rxe_cc_qp *qp, *old;
-
-	qp = rxe_cc_qp_lookup(dev, qpn);
-	if (likely(qp && qp->sk == sk))
-		return qp;
 
 	qp = kzalloc(sizeof(*qp), GFP_ATOMIC);
 	if (!qp)
@@ -91,29 +77,6 @@ struct rxe_cc_qp *rxe_cc_qp_get_or_create(struct rxe_cc_dev *dev, u32 qpn,
 	dev->nr_qps++;
 	spin_unlock_bh(&dev->qp_lock);
 	return qp;
-}
-
-bool rxe_cc_qp_rp_enabled(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg)
-{
-	switch (READ_ONCE(qp->dcqcn_mode)) {
-	case RXE_CC_QP_DCQCN_ON:
-		return true;
-	case RXE_CC_QP_DCQCN_OFF:
-		return false;
-	default:
-		return cfg->rp_enable;
-	}
-}
-
-/*
- * Requests go through the pacer while DCQCN runs for the QP, while it has a
- * max-rate of its own (a static limit, DCQCN on or not) and while it still
- * holds packets, which later ones must not overtake.
- */
-bool rxe_cc_qp_paced(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg)
-{
-	return rxe_cc_qp_rp_enabled(qp, cfg) || READ_ONCE(qp->max_rate_mbps) ||
-	       !skb_queue_empty_lockless(&qp->queue);
 }
 
 /*

@@ -11,6 +11,7 @@
 #include <linux/in6.h>
 #include <linux/netdevice.h>
 #include <linux/rbtree.h>
+#include <linux/rculist.h>
 #include <linux/skbuff.h>
 #include <linux/workqueue.h>
 #include <net/genetlink.h>
@@ -161,10 +162,73 @@ static inline void rxe_cc_qp_count(struct rxe_cc_qp *qp, int stat, u64 n)
 	rxe_cc_dev_count(qp->dev, stat, n);
 }
 
+/*
+ * The packet path's lookups are inline: under emulation a call and its
+ * return cost more than the few loads they do.
+ */
+
+/* The rxe device on NDEV, if any (RCU). */
+static inline struct rxe_cc_dev *rxe_cc_dev_by_netdev(const struct net_device *ndev)
+{
+	struct rxe_cc_dev *dev;
+
+	list_for_each_entry_rcu(dev, &rxe_cc_devs, list)
+		if (dev->ndev == ndev)
+			return dev;
+	return NULL;
+}
+
+/* The state of the device's QP number QPN, if any (RCU). */
+static inline struct rxe_cc_qp *rxe_cc_qp_lookup(struct rxe_cc_dev *dev, u32 qpn)
+{
+	struct rxe_cc_qp *qp;
+
+	hash_for_each_possible_rcu(dev->qps, qp, hnode, qpn)
+		if (qp->qpn == qpn)
+			return qp;
+	return NULL;
+}
+
+struct rxe_cc_qp *rxe_cc_qp_create(struct rxe_cc_dev *dev, u32 qpn, const struct sock *sk);
+
+/* The state of the QP that sends from SK, created with its first packet. */
+static inline struct rxe_cc_qp *rxe_cc_qp_get_or_create(struct rxe_cc_dev *dev, u32 qpn,
+							const struct sock *sk)
+{
+	struct rxe_cc_qp *qp = rxe_cc_qp_lookup(dev, qpn);
+
+	if (likely(qp && qp->sk == sk))
+		return qp;
+	return rxe_cc_qp_create(dev, qpn, sk);
+}
+
+static inline bool rxe_cc_qp_rp_enabled(const struct rxe_cc_qp *qp,
+					const struct rxe_cc_config *cfg)
+{
+	switch (READ_ONCE(qp->dcqcn_mode)) {
+	case RXE_CC_QP_DCQCN_ON:
+		return true;
+	case RXE_CC_QP_DCQCN_OFF:
+		return false;
+	default:
+		return cfg->rp_enable;
+	}
+}
+
+/*
+ * Requests go through the pacer while DCQCN runs for the QP, while it has a
+ * max-rate of its own (a static limit, DCQCN on or not) and while it still
+ * holds packets, which later ones must not overtake.
+ */
+static inline bool rxe_cc_qp_paced(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg)
+{
+	return rxe_cc_qp_rp_enabled(qp, cfg) || READ_ONCE(qp->max_rate_mbps) ||
+	       !skb_queue_empty_lockless(&qp->queue);
+}
+
 /* dev.c */
 int rxe_cc_dev_init(void);
 void rxe_cc_dev_exit(void);
-struct rxe_cc_dev *rxe_cc_dev_by_netdev(const struct net_device *ndev);
 struct rxe_cc_dev *rxe_cc_dev_by_name(const struct net *net, const char *name);
 struct rxe_cc_dev *rxe_cc_dev_by_index(const struct net *net, u32 index);
 void rxe_cc_dev_stats_sum(struct rxe_cc_dev *dev, u64 *sum);
@@ -173,11 +237,6 @@ int rxe_cc_dev_set_config(struct rxe_cc_dev *dev, const struct rxe_cc_config *cf
 extern struct mutex rxe_cc_config_lock;
 
 /* qp.c */
-struct rxe_cc_qp *rxe_cc_qp_lookup(struct rxe_cc_dev *dev, u32 qpn);
-struct rxe_cc_qp *rxe_cc_qp_get_or_create(struct rxe_cc_dev *dev, u32 qpn,
-					  const struct sock *sk);
-bool rxe_cc_qp_rp_enabled(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg);
-bool rxe_cc_qp_paced(const struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg);
 const struct dcqcn_params *rxe_cc_rp_with_limits(const struct dcqcn_params *dev_rp,
 						 u32 min_mbps, u32 max_mbps,
 						 struct dcqcn_params *buf);
