@@ -225,8 +225,7 @@ static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_st
 		rxe_cc_set_ect(skb, pkt.v6);
 	if (!request || !rxe_cc_qp_paced(qp, cfg)) {
 		spin_lock_bh(&qp->lock);
-		rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_PACKETS, 1);
-		rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_BYTES, skb->len);
+		rxe_cc_qp_count_tx(qp, skb->len);
 		spin_unlock_bh(&qp->lock);
 		return NF_ACCEPT;
 	}

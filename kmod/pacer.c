@@ -95,8 +95,7 @@ static void pacer_depart(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 {
 	u64 base = qp->time_next_ns, slack_ns;
 
-	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_PACKETS, 1);
-	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_BYTES, len);
+	rxe_cc_qp_count_tx(qp, len);
 	rxe_cc_qp_run_dcqcn(qp, cfg, RXE_CC_DCQCN_SENT, len, now_ns);
 	if (pacer_at_line_rate(qp))
 		return;
@@ -120,8 +119,7 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	 */
 	if (skb_queue_empty(&qp->queue) && rxe_cc_qp_at_rest(qp, cfg) &&
 	    pacer_at_line_rate(qp)) {
-		rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_PACKETS, 1);
-		rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_BYTES, skb->len);
+		rxe_cc_qp_count_tx(qp, skb->len);
 		spin_unlock_bh(&qp->lock);
 		return NF_ACCEPT;
 	}

@@ -165,6 +165,19 @@ static void rxe_cc_qp_step(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 }
 
 /*
+ * The QP's parameters (rxe_cc_qp_params()) for a step of its flow, with
+ * the flow's line rate brought up to date first: the device's may have
+ * been set since, and the core re-caps. Its lock held.
+ */
+static const struct dcqcn_params *
+rxe_cc_qp_flow_params(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
+		      struct dcqcn_params *buf)
+{
+	qp->flow.line_kbps = READ_ONCE(qp->dev->line_kbps);
+	return rxe_cc_qp_params(qp, cfg, buf);
+}
+
+/*
  * Runs one DCQCN event on the QP (its lock held), with the QP's own
  * parameters. A CNP first catches up with the time since the last event,
  * so that the increases it interrupts are told apart from its cut.
@@ -172,12 +185,9 @@ static void rxe_cc_qp_step(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 			 int event, u32 bytes, u64 now_ns)
 {
-	const struct dcqcn_params *p;
 	struct dcqcn_params buf;
+	const struct dcqcn_params *p = rxe_cc_qp_flow_params(qp, cfg, &buf);
 
-	p = rxe_cc_qp_params(qp, cfg, &buf);
-	/* The device's line rate may have been set since; the core re-caps. */
-	qp->flow.line_kbps = READ_ONCE(qp->dev->line_kbps);
 	/*
 	 * An uncongested QP would run the core for nothing, each time with a
 	 * 64-bit division to keep alpha's period grid.
@@ -197,8 +207,7 @@ bool rxe_cc_qp_at_rest(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg)
 {
 	struct dcqcn_params buf;
 
-	qp->flow.line_kbps = READ_ONCE(qp->dev->line_kbps);
-	return dcqcn_at_rest(&qp->flow, rxe_cc_qp_params(qp, cfg, &buf));
+	return dcqcn_at_rest(&qp->flow, rxe_cc_qp_flow_params(qp, cfg, &buf));
 }
 
 /* Zeroes the QP's counters, its lock held; the device's are separate. */

@@ -162,6 +162,13 @@ static inline void rxe_cc_qp_count(struct rxe_cc_qp *qp, int stat, u64 n)
 	rxe_cc_dev_count(qp->dev, stat, n);
 }
 
+/* A packet of LEN bytes the QP sent (its lock held). */
+static inline void rxe_cc_qp_count_tx(struct rxe_cc_qp *qp, unsigned int len)
+{
+	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_PACKETS, 1);
+	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_BYTES, len);
+}
+
 /*
  * The packet path's lookups are inline: under emulation a call and its
  * return cost more than the few loads they do.
