@@ -93,7 +93,9 @@ int rxe_cc_dev_set_config(struct rxe_cc_dev *dev, const struct rxe_cc_config *cf
 	new = kmemdup(cfg, sizeof(*cfg), GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
-	old = rcu_replace_pointer(dev->cfg, new, lockdep_is_held(&rxe_cc_config_lock));
+	old = rcu_dereference_protected(dev->cfg, lockdep_is_held(&rxe_cc_config_lock));
+	new->gen = old->gen + 1 ?: 1;
+	rcu_assign_pointer(dev->cfg, new);
 	kfree_rcu(old, rcu);
 	return 0;
 }
@@ -163,7 +165,8 @@ static int rxe_cc_add_one(struct ib_device *ibdev)
 
 	dev->ibdev = ibdev;
 	dev->ndev = ndev;
-	dev->line_kbps = rxe_cc_line_kbps(ndev);
+	cfg->gen = 1;
+	cfg->line_kbps = rxe_cc_line_kbps(ndev);
 	cfg->rp_enable = 1;
 	cfg->rp = dcqcn_preset_mlx5;
 	cfg->np = rxe_cc_np_defaults;

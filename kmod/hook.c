@@ -39,9 +39,10 @@
 /*
  * Finds the BTH of a RoCEv2 packet whose IP header is at skb->data.
  * Returns 0, -ENOENT for anything that is not RoCEv2 (not our business),
- * -EINVAL for RoCEv2 too short to hold a BTH and an ICRC.
+ * -EINVAL for RoCEv2 too short to hold a BTH and an ICRC. Inline, as the
+ * hook bodies are (below).
  */
-static int roce_parse(struct sk_buff *skb, struct roce_pkt *pkt)
+static __always_inline int roce_parse(struct sk_buff *skb, struct roce_pkt *pkt)
 {
 	struct udphdr _udph, *udph;
 	const struct roce_bth *bth;
@@ -179,7 +180,13 @@ static unsigned int rxe_cc_timed(rxe_cc_hook_fn hook, struct sk_buff *skb,
 	return verdict;
 }
 
-static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_state *state)
+/*
+ * The hook bodies are inlined into the netfilter entry points (the timed
+ * variant calls a copy of its own): under emulation a call and its return
+ * cost as much as what the packet path does in between.
+ */
+static __always_inline unsigned int __rxe_cc_egress(struct sk_buff *skb,
+						    const struct nf_hook_state *state)
 {
 	struct rxe_cc_config *cfg;
 	struct rxe_cc_dev *dev;
@@ -223,10 +230,8 @@ static unsigned int __rxe_cc_egress(struct sk_buff *skb, const struct nf_hook_st
 	 */
 	if (request && pkt.ecn == INET_ECN_NOT_ECT)
 		rxe_cc_set_ect(skb, pkt.v6);
-	if (!request || !rxe_cc_qp_paced(qp, cfg)) {
-		spin_lock_bh(&qp->lock);
+	if (!request || rxe_cc_qp_at_rest_at_line(qp, cfg) || !rxe_cc_qp_paced(qp, cfg)) {
 		rxe_cc_qp_count_tx(qp, skb->len);
-		spin_unlock_bh(&qp->lock);
 		return NF_ACCEPT;
 	}
 	return rxe_cc_pace(qp, cfg, skb, state);
@@ -241,7 +246,8 @@ static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,
 	return __rxe_cc_egress(skb, state);
 }
 
-static unsigned int __rxe_cc_ingress(struct sk_buff *skb, const struct nf_hook_state *state)
+static __always_inline unsigned int __rxe_cc_ingress(struct sk_buff *skb,
+						     const struct nf_hook_state *state)
 {
 	struct rxe_cc_config *cfg;
 	struct rxe_cc_dev *dev;
@@ -282,11 +288,8 @@ static unsigned int __rxe_cc_ingress(struct sk_buff *skb, const struct nf_hook_s
 		}
 		return NF_ACCEPT;
 	}
-	spin_lock_bh(&qp->lock);
 	WRITE_ONCE(qp->last_seen, jiffies);
-	rxe_cc_qp_count(qp, RXE_CC_A_STAT_RX_PACKETS, 1);
-	rxe_cc_qp_count(qp, RXE_CC_A_STAT_RX_BYTES, skb->len);
-	spin_unlock_bh(&qp->lock);
+	rxe_cc_qp_count_rx(qp, skb->len);
 	if (pkt.ecn == INET_ECN_CE)
 		rxe_cc_np_ce(dev, cfg, qp, skb, &pkt);
 	return NF_ACCEPT;

@@ -212,7 +212,7 @@ static int rxe_cc_fill_dev(struct sk_buff *msg, struct rxe_cc_dev *dev, u32 port
 	if (rxe_cc_nl_put_dev_id(msg, dev) ||
 	    nla_put_string(msg, RXE_CC_A_DEV_IFNAME, dev->ndev->name) ||
 	    nla_put_u32(msg, RXE_CC_A_DEV_LINE_RATE,
-			READ_ONCE(dev->line_kbps) / DCQCN_KBPS_PER_MBPS))
+			cfg->line_kbps / DCQCN_KBPS_PER_MBPS))
 		goto cancel;
 
 	nest = nla_nest_start(msg, RXE_CC_A_DCQCN);
@@ -336,10 +336,10 @@ static int rxe_cc_nl_dcqcn_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EINVAL;
 		goto out;
 	}
+	if (info->attrs[RXE_CC_A_DEV_LINE_RATE])
+		cfg.line_kbps = nla_get_u32(info->attrs[RXE_CC_A_DEV_LINE_RATE]) *
+				DCQCN_KBPS_PER_MBPS;
 	err = rxe_cc_dev_set_config(dev, &cfg);
-	if (!err && info->attrs[RXE_CC_A_DEV_LINE_RATE])
-		WRITE_ONCE(dev->line_kbps, nla_get_u32(info->attrs[RXE_CC_A_DEV_LINE_RATE]) *
-					   DCQCN_KBPS_PER_MBPS);
 out:
 	mutex_unlock(&rxe_cc_config_lock);
 	return err;
@@ -394,12 +394,12 @@ static int rxe_cc_fill_qp(struct sk_buff *msg, struct rxe_cc_dev *dev, struct rx
 	mode = qp->dcqcn_mode;
 	min_mbps = qp->min_rate_mbps;
 	max_mbps = qp->max_rate_mbps;
-	memcpy(stats, qp->stats, sizeof(stats));
+	rxe_cc_qp_stats_read(qp, stats);
 	remote = qp->remote_qpn;
 	peer = qp->peer;
 	v6 = qp->peer_v6;
 	queued = skb_queue_len(&qp->queue);
-	idle_ms = jiffies_to_msecs(jiffies - qp->last_seen);
+	idle_ms = jiffies_to_msecs(jiffies - READ_ONCE(qp->last_seen));
 	spin_unlock_bh(&qp->lock);
 
 	hdr = genlmsg_put(msg, portid, seq, &rxe_cc_genl, flags, RXE_CC_CMD_QP_GET);
@@ -610,9 +610,10 @@ static int rxe_cc_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 	WRITE_ONCE(qp->dcqcn_mode, mode);
 	WRITE_ONCE(qp->min_rate_mbps, min_mbps);
 	WRITE_ONCE(qp->max_rate_mbps, max_mbps);
+	WRITE_ONCE(qp->at_rest_gen, 0);
 	if (!rxe_cc_qp_rp_enabled(qp, cfg))
-		dcqcn_init(&qp->flow, rxe_cc_qp_params(qp, cfg, &buf),
-			   READ_ONCE(dev->line_kbps), ktime_get_ns());
+		dcqcn_init(&qp->flow, rxe_cc_qp_params(qp, cfg, &buf), cfg->line_kbps,
+			   ktime_get_ns());
 	spin_unlock_bh(&qp->lock);
 	err = 0;
 out:

@@ -13,7 +13,9 @@
  * rxe stops building packets for a QP with 64 in flight, held ones
  * included, so each queue is bounded without a limit of our own. A QP at
  * the line rate is not paced: the link itself is its limit, as on a NIC.
- * Below it (cut by DCQCN, or capped by max-rate) every packet is timed.
+ * Once it is also at rest there, its requests pass the packet path without
+ * coming here at all (rxe_cc_qp_at_rest_at_line()). Below the line rate
+ * (cut by DCQCN, or capped by max-rate) every packet is timed.
  *
  * Locking: qp->lock, then dev->pacer_lock inside it. A QP is in the tree
  * exactly when its queue is not empty, and leaves it before time_next_ns
@@ -113,16 +115,6 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	u64 now;
 
 	spin_lock_bh(&qp->lock);
-	/*
-	 * The common case, an uncongested QP at the line rate, has nothing to
-	 * time and nothing for DCQCN to step: it only counts.
-	 */
-	if (skb_queue_empty(&qp->queue) && rxe_cc_qp_at_rest(qp, cfg) &&
-	    pacer_at_line_rate(qp)) {
-		rxe_cc_qp_count_tx(qp, skb->len);
-		spin_unlock_bh(&qp->lock);
-		return NF_ACCEPT;
-	}
 	now = ktime_get_ns();
 	rxe_cc_qp_run_dcqcn(qp, cfg, RXE_CC_DCQCN_ADVANCE, 0, now);
 	/*
@@ -134,6 +126,9 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	 */
 	if (skb_queue_empty(&qp->queue) && pacer_at_line_rate(qp)) {
 		pacer_depart(qp, cfg, skb->len, now);
+		/* The packet path lets the QP's next requests pass by itself. */
+		if (rxe_cc_qp_at_rest(qp, cfg))
+			WRITE_ONCE(qp->at_rest_gen, cfg->gen);
 		spin_unlock_bh(&qp->lock);
 		return NF_ACCEPT;
 	}
@@ -145,8 +140,8 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	__skb_queue_tail(&qp->queue, skb);
 	rxe_cc_qp_count(qp, RXE_CC_A_STAT_PACED_PACKETS, 1);
 	queued = skb_queue_len(&qp->queue);
-	if (queued > qp->stats[RXE_CC_A_STAT_QUEUE_PEAK])
-		qp->stats[RXE_CC_A_STAT_QUEUE_PEAK] = queued;
+	if (queued > rxe_cc_qp_stat(qp, RXE_CC_A_STAT_QUEUE_PEAK))
+		rxe_cc_qp_stat(qp, RXE_CC_A_STAT_QUEUE_PEAK) = queued;
 	if (!qp->in_pacer_tree) {
 		spin_lock(&dev->pacer_lock);
 		pacer_tree_insert(dev, qp);

@@ -35,6 +35,7 @@ static void rxe_cc_qp_unlink(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
 /* The first packet of a QP: new state, unless another CPU made it first. */
 struct rxe_cc_qp *rxe_cc_qp_create(struct rxe_cc_dev *dev, u32 qpn, const struct sock *sk)
 {
+	const struct rxe_cc_config *cfg = rxe_cc_cfg(dev);
 	struct rxe_cc_qp *qp, *old;
 
 	qp = kzalloc(sizeof(*qp), GFP_ATOMIC);
@@ -49,8 +50,7 @@ struct rxe_cc_qp *rxe_cc_qp_create(struct rxe_cc_dev *dev, u32 qpn, const struct
 	skb_queue_head_init(&qp->queue);
 	RB_CLEAR_NODE(&qp->pacer_node);
 	/* A new QP has no overrides: its device's parameters are its own. */
-	dcqcn_init(&qp->flow, &rxe_cc_cfg(dev)->rp, READ_ONCE(dev->line_kbps),
-		   ktime_get_ns());
+	dcqcn_init(&qp->flow, &cfg->rp, cfg->line_kbps, ktime_get_ns());
 
 	spin_lock_bh(&dev->qp_lock);
 	old = rxe_cc_qp_lookup(dev, qpn);
@@ -173,7 +173,7 @@ static const struct dcqcn_params *
 rxe_cc_qp_flow_params(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 		      struct dcqcn_params *buf)
 {
-	qp->flow.line_kbps = READ_ONCE(qp->dev->line_kbps);
+	qp->flow.line_kbps = cfg->line_kbps;
 	return rxe_cc_qp_params(qp, cfg, buf);
 }
 
@@ -194,8 +194,10 @@ void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	 */
 	if (event != RXE_CC_DCQCN_CNP && dcqcn_at_rest(&qp->flow, p))
 		return;
-	if (event == RXE_CC_DCQCN_CNP)
+	if (event == RXE_CC_DCQCN_CNP) {
+		WRITE_ONCE(qp->at_rest_gen, 0);
 		rxe_cc_qp_step(qp, p, RXE_CC_DCQCN_ADVANCE, 0, now_ns);
+	}
 	rxe_cc_qp_step(qp, p, event, bytes, now_ns);
 }
 
@@ -210,10 +212,29 @@ bool rxe_cc_qp_at_rest(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg)
 	return dcqcn_at_rest(&qp->flow, rxe_cc_qp_flow_params(qp, cfg, &buf));
 }
 
-/* Zeroes the QP's counters, its lock held; the device's are separate. */
+/* The QP's counters, by id, into STATS[RXE_CC_NSTATS]; its lock held. */
+void rxe_cc_qp_stats_read(const struct rxe_cc_qp *qp, u64 *stats)
+{
+	lockdep_assert_held(&qp->lock);
+	memset(stats, 0, RXE_CC_NSTATS * sizeof(*stats));
+	stats[RXE_CC_A_STAT_TX_PACKETS] = atomic64_read(&qp->tx_packets);
+	stats[RXE_CC_A_STAT_TX_BYTES] = atomic64_read(&qp->tx_bytes);
+	stats[RXE_CC_A_STAT_RX_PACKETS] = atomic64_read(&qp->rx_packets);
+	stats[RXE_CC_A_STAT_RX_BYTES] = atomic64_read(&qp->rx_bytes);
+	memcpy(&stats[RXE_CC_QP_STAT_LOCKED], qp->stats, sizeof(qp->stats));
+}
+
+/*
+ * Zeroes the QP's counters, its lock held; the device's are separate. A
+ * packet counted on another CPU meanwhile may count before or after.
+ */
 void rxe_cc_qp_stats_reset(struct rxe_cc_qp *qp)
 {
 	lockdep_assert_held(&qp->lock);
+	atomic64_set(&qp->tx_packets, 0);
+	atomic64_set(&qp->tx_bytes, 0);
+	atomic64_set(&qp->rx_packets, 0);
+	atomic64_set(&qp->rx_bytes, 0);
 	memset(qp->stats, 0, sizeof(qp->stats));
 }
 

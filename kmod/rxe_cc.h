@@ -53,9 +53,11 @@ static inline void rxe_cc_np_param_set(struct rxe_cc_np_params *np, int attr, u3
 /*
  * A device's configuration. Readers in the packet path take it under RCU;
  * writers build a new copy and swap it in, so every packet sees one
- * consistent set.
+ * consistent set. Each copy has a generation of its own, never 0.
  */
 struct rxe_cc_config {
+	u32 gen;
+	u32 line_kbps;
 	u32 rp_enable;
 	struct dcqcn_params rp;
 	struct rxe_cc_np_params np;
@@ -76,7 +78,6 @@ struct rxe_cc_dev {
 	struct list_head list;			/* rxe_cc_devs, RCU */
 	struct ib_device *ibdev;
 	struct net_device *ndev;		/* reference held */
-	u32 line_kbps;
 	struct rxe_cc_config __rcu *cfg;
 	struct rxe_cc_dev_stats __percpu *stats;
 	u64 stats_base[RXE_CC_NSTATS];		/* the sums at the last reset */
@@ -110,6 +111,16 @@ typedef int (*rxe_cc_okfn_t)(struct net *net, struct sock *sk, struct sk_buff *s
 
 #define RXE_CC_QPN_UNKNOWN	U32_MAX
 
+/*
+ * A QP's counters are the ids below RXE_CC_A_STAT_MALFORMED. The four that
+ * every packet moves are atomic, counted without the QP's lock; the others
+ * are kept under it, in qp->stats from RXE_CC_QP_STAT_LOCKED on.
+ */
+#define RXE_CC_QP_STAT_LOCKED	RXE_CC_A_STAT_ECN_MARKED
+#define RXE_CC_QP_NSTATS	(RXE_CC_A_STAT_MALFORMED - RXE_CC_QP_STAT_LOCKED)
+static_assert(RXE_CC_A_STAT_TX_PACKETS == 1 &&
+	      RXE_CC_A_STAT_RX_BYTES + 1 == RXE_CC_QP_STAT_LOCKED);
+
 struct rxe_cc_qp {
 	struct hlist_node hnode;
 	struct rcu_head rcu;
@@ -117,13 +128,27 @@ struct rxe_cc_qp {
 	u32 qpn;
 	const struct sock *sk;			/* identity: a new QP has a new socket */
 
+	atomic64_t tx_packets;
+	atomic64_t tx_bytes;
+	atomic64_t rx_packets;
+	atomic64_t rx_bytes;
+	/*
+	 * The generation of the configuration under which the QP was last
+	 * found at rest at the line rate, with nothing held; 0 when it is
+	 * not. Set and cleared under the lock, read without it: it lets an
+	 * uncongested QP's requests pass without the pacer and the lock. A
+	 * new configuration outdates it; a CNP or an override of the QP
+	 * clears it.
+	 */
+	u32 at_rest_gen;
+	unsigned long last_seen;		/* jiffies */
+
 	spinlock_t lock;			/* all below */
 	u32 remote_qpn;
 	bool peer_v6;
 	struct in6_addr peer;			/* v4 as a mapped address */
 	struct dcqcn_flow flow;
 	u64 last_cnp_ns;			/* per-QP CNP spacing */
-	unsigned long last_seen;		/* jiffies */
 
 	/* Pacer */
 	struct sk_buff_head queue;
@@ -138,7 +163,7 @@ struct rxe_cc_qp {
 	u32 min_rate_mbps;			/* 0: the device's */
 	u32 max_rate_mbps;			/* 0: the device's */
 
-	u64 stats[RXE_CC_NSTATS];
+	u64 stats[RXE_CC_QP_NSTATS];		/* from RXE_CC_QP_STAT_LOCKED */
 };
 
 extern struct list_head rxe_cc_devs;
@@ -155,18 +180,32 @@ static inline void rxe_cc_dev_count(struct rxe_cc_dev *dev, int stat, u64 n)
 	this_cpu_add(dev->stats->v[stat], n);
 }
 
+/* The QP's counter STAT, one of those kept under its lock. */
+#define rxe_cc_qp_stat(qp, stat)	((qp)->stats[(stat) - RXE_CC_QP_STAT_LOCKED])
+
 /* Counts on the QP (its lock held) and on its device. */
 static inline void rxe_cc_qp_count(struct rxe_cc_qp *qp, int stat, u64 n)
 {
-	qp->stats[stat] += n;
+	rxe_cc_qp_stat(qp, stat) += n;
 	rxe_cc_dev_count(qp->dev, stat, n);
 }
 
-/* A packet of LEN bytes the QP sent (its lock held). */
+/* A packet of LEN bytes the QP sent; no lock needed. */
 static inline void rxe_cc_qp_count_tx(struct rxe_cc_qp *qp, unsigned int len)
 {
-	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_PACKETS, 1);
-	rxe_cc_qp_count(qp, RXE_CC_A_STAT_TX_BYTES, len);
+	atomic64_inc(&qp->tx_packets);
+	atomic64_add(len, &qp->tx_bytes);
+	rxe_cc_dev_count(qp->dev, RXE_CC_A_STAT_TX_PACKETS, 1);
+	rxe_cc_dev_count(qp->dev, RXE_CC_A_STAT_TX_BYTES, len);
+}
+
+/* A packet of LEN bytes the QP received; no lock needed. */
+static inline void rxe_cc_qp_count_rx(struct rxe_cc_qp *qp, unsigned int len)
+{
+	atomic64_inc(&qp->rx_packets);
+	atomic64_add(len, &qp->rx_bytes);
+	rxe_cc_dev_count(qp->dev, RXE_CC_A_STAT_RX_PACKETS, 1);
+	rxe_cc_dev_count(qp->dev, RXE_CC_A_STAT_RX_BYTES, len);
 }
 
 /*
@@ -233,6 +272,19 @@ static inline bool rxe_cc_qp_paced(const struct rxe_cc_qp *qp, const struct rxe_
 	       !skb_queue_empty_lockless(&qp->queue);
 }
 
+/*
+ * May a request of the QP pass without the pacer? While the QP is at rest
+ * at the line rate under CFG and holds nothing, the pacer has nothing to
+ * time and DCQCN nothing to step (see qp->at_rest_gen). rxe sends a QP's
+ * requests one after the other, so none is held when the queue is seen
+ * empty here.
+ */
+static inline bool rxe_cc_qp_at_rest_at_line(const struct rxe_cc_qp *qp,
+					     const struct rxe_cc_config *cfg)
+{
+	return READ_ONCE(qp->at_rest_gen) == cfg->gen && skb_queue_empty_lockless(&qp->queue);
+}
+
 /* dev.c */
 int rxe_cc_dev_init(void);
 void rxe_cc_dev_exit(void);
@@ -253,6 +305,7 @@ const struct dcqcn_params *rxe_cc_qp_params(const struct rxe_cc_qp *qp,
 void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 			 int event, u32 bytes, u64 now_ns);
 bool rxe_cc_qp_at_rest(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg);
+void rxe_cc_qp_stats_read(const struct rxe_cc_qp *qp, u64 *stats);
 void rxe_cc_qp_stats_reset(struct rxe_cc_qp *qp);
 void rxe_cc_qps_init(struct rxe_cc_dev *dev);
 void rxe_cc_qp_watch_kick(struct rxe_cc_dev *dev);

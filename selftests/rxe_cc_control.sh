@@ -3,9 +3,9 @@
 #
 # The control plane beyond parameters: a QP's own overrides (max-rate caps
 # it, dcqcn off makes it ignore CNPs, 0 and "device" give it back to its
-# device), counter resets, the monitor group (every CNP is an event; the
-# rate limit holds and counts what it drops), and namespace scoping. Each
-# refused input changes nothing.
+# device; a device's max-rate reaches its QPs in mid-flow), counter resets,
+# the monitor group (every CNP is an event; the rate limit holds and counts
+# what it drops), and namespace scoping. Each refused input changes nothing.
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
@@ -71,11 +71,33 @@ qp_max_rate() {
 	sleep 1
 	free=$(qp_mbps 3)
 	flow_wait
-	ktap_info "QP $flow_qpn: $capped Mb/s with max-rate 10, $free Mb/s without"
+	capped_then_free "$capped" "$free"
+}
+
+# capped_then_free CAPPED FREE: the flow's QP sent CAPPED Mb/s under a
+# max-rate of 10, FREE Mb/s once it was lifted.
+capped_then_free() {
+	ktap_info "QP $flow_qpn: $1 Mb/s with max-rate 10, $2 Mb/s without"
 	# The counters see the IP packet, a little more than the pacer's cap.
-	awk -v m="$capped" 'BEGIN { exit !(m <= 10 * 1.15 && m >= 10 * 0.6) }' ||
-		fail "$capped Mb/s with a 10 Mb/s cap" || return 1
-	awk -v m="$free" 'BEGIN { exit !(m > 20) }' || fail "$free Mb/s after max-rate 0"
+	awk -v m="$1" 'BEGIN { exit !(m <= 10 * 1.15 && m >= 10 * 0.6) }' ||
+		fail "$1 Mb/s with a 10 Mb/s cap" || return 1
+	awk -v m="$2" 'BEGIN { exit !(m > 20) }' || fail "$2 Mb/s after max-rate 0"
+}
+
+# An uncongested QP passes the pacer without looking at its parameters
+# again until they change: a device's new max-rate must reach it at once.
+dev_max_rate() {
+	local capped free
+	start_flow 12 || return 1
+	sleep 1
+	rocectl dcqcn set dev rxe1 max-rate 10 || return 1
+	sleep 1
+	capped=$(qp_mbps 3)
+	rocectl dcqcn set dev rxe1 max-rate 0 || return 1
+	sleep 1
+	free=$(qp_mbps 3)
+	flow_wait
+	capped_then_free "$capped" "$free"
 }
 
 # Through the marking port: with dcqcn off the QP ignores every CNP.
@@ -235,7 +257,7 @@ namespaced() {
 		fail "a set from another namespace changed rxe1"
 }
 
-ktap_plan 7
+ktap_plan 8
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 trap topo_teardown EXIT
 # On an emulated 200 Mb/s link: rates start from there, not from veth's 10G.
@@ -246,6 +268,7 @@ rocectl dcqcn set dev rxe1 line-rate 200 dce-tcp-rtt 400 &&
 	{ echo "Bail out! line rate not set"; exit $KSFT_FAIL; }
 # Without congestion, so that the QP's own rate shows.
 ktap_run "qp set max-rate caps the QP; 0 returns it to its device" qp_max_rate
+ktap_run "a device's max-rate set mid-flow caps its QPs; 0 frees them" dev_max_rate
 # From here on a 50 Mb/s port that marks ECN.
 topo_bottleneck 2 50mbit red 30000 90000 0.1 400000 ||
 	{ echo "Bail out! bottleneck setup failed"; exit $KSFT_FAIL; }
