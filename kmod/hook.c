@@ -14,6 +14,11 @@
  *
  * Same-device loopback (a QP talking to a QP of the same rxe device) never
  * enters the IP stack, so it is neither seen nor paced nor counted here.
+ *
+ * The packet path is inlined into the netfilter entry points (the timed
+ * variant calls a copy of its own): under emulation a call and its return
+ * cost as much as what the path does in between, and the benchmark's
+ * throughput is an instruction count.
  */
 
 #include <linux/ip.h>
@@ -39,8 +44,7 @@
 /*
  * Finds the BTH of a RoCEv2 packet whose IP header is at skb->data.
  * Returns 0, -ENOENT for anything that is not RoCEv2 (not our business),
- * -EINVAL for RoCEv2 too short to hold a BTH and an ICRC. Inline, as the
- * hook bodies are (below).
+ * -EINVAL for RoCEv2 too short to hold a BTH and an ICRC.
  */
 static __always_inline int roce_parse(struct sk_buff *skb, struct roce_pkt *pkt)
 {
@@ -93,8 +97,8 @@ static __always_inline int roce_parse(struct sk_buff *skb, struct roce_pkt *pkt)
  * that is not a kernel address is an index. As a pointer it is only trusted
  * once its first field, ib_qp->device, is the device the packet leaves by.
  */
-static bool rxe_cc_skb_qpn(const struct sk_buff *skb, const struct rxe_cc_dev *dev,
-			   u32 *qpn)
+static __always_inline bool rxe_cc_skb_qpn(const struct sk_buff *skb,
+					   const struct rxe_cc_dev *dev, u32 *qpn)
 {
 	const struct sock *sk = skb->sk;
 	unsigned long ud;
@@ -116,7 +120,7 @@ static bool rxe_cc_skb_qpn(const struct sk_buff *skb, const struct rxe_cc_dev *d
 	return true;
 }
 
-static void rxe_cc_set_ect(struct sk_buff *skb, bool v6)
+static __always_inline void rxe_cc_set_ect(struct sk_buff *skb, bool v6)
 {
 	if (v6)
 		ipv6_change_dsfield(ipv6_hdr(skb), (u8)~INET_ECN_MASK, INET_ECN_ECT_0);
@@ -180,11 +184,6 @@ static unsigned int rxe_cc_timed(rxe_cc_hook_fn hook, struct sk_buff *skb,
 	return verdict;
 }
 
-/*
- * The hook bodies are inlined into the netfilter entry points (the timed
- * variant calls a copy of its own): under emulation a call and its return
- * cost as much as what the packet path does in between.
- */
 static __always_inline unsigned int __rxe_cc_egress(struct sk_buff *skb,
 						    const struct nf_hook_state *state)
 {
