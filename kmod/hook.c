@@ -233,7 +233,7 @@ static __always_inline unsigned int __rxe_cc_egress(struct sk_buff *skb,
 		rxe_cc_qp_count_tx(qp, skb->len);
 		return NF_ACCEPT;
 	}
-	return rxe_cc_pace(qp, cfg, skb, roce_opcode_is_rc(pkt.bth.opcode), state);
+	return rxe_cc_pace(qp, cfg, skb, state);
 }
 
 static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,

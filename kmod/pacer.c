@@ -10,21 +10,12 @@
  * tree in softirq context, handing packets back to the IP stack through the
  * netfilter continuation they were stolen from.
  *
- * What bounds a queue is rxe's own flow control. rxe stops building a QP's
- * packets while 64 of its skbs are unfreed, but its wakeup when they are
- * freed can be lost: it reads the count, then flags that it waits, and the
- * timer releasing a queue in between leaves the QP asleep for good (seen
- * on 6.1 when a QP's cap was lifted in mid-flow). So an RC QP's held
- * packets leave rxe's count (skb_orphan()); its window of 128
- * unacknowledged PSNs, which every ACK reopens, bounds its queue, as a
- * queue in the network would. UC and UD have no window and stay counted.
- * RXE_CC_PACER_QUEUE_MAX bounds what is left: rxe resending, after a
- * timeout, packets still held.
- *
- * A QP at the line rate is not paced: the link itself is its limit, as on
- * a NIC. Once it is also at rest there, its requests pass the packet path
- * without coming here at all (rxe_cc_qp_at_rest_at_line()). Below the line
- * rate (cut by DCQCN, or capped by max-rate) every packet is timed.
+ * rxe stops building packets for a QP with 64 in flight, held ones
+ * included, so each queue is bounded without a limit of our own. A QP at
+ * the line rate is not paced: the link itself is its limit, as on a NIC.
+ * Once it is also at rest there, its requests pass the packet path without
+ * coming here at all (rxe_cc_qp_at_rest_at_line()). Below the line rate
+ * (cut by DCQCN, or capped by max-rate) every packet is timed.
  *
  * Locking: qp->lock, then dev->pacer_lock inside it. A QP is in the tree
  * exactly when its queue is not empty, and leaves it before time_next_ns
@@ -35,11 +26,6 @@
 
 #include "rxe_cc.h"
 
-/*
- * A full window of RC packets held, and its retransmission; more is rxe
- * timing out again on packets we still hold, and is dropped.
- */
-#define RXE_CC_PACER_QUEUE_MAX	256
 /* Packets one timer run may send before it yields. */
 #define RXE_CC_PACER_BUDGET 64
 /*
@@ -121,9 +107,8 @@ static void pacer_depart(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	qp->time_next_ns = base + dcqcn_tx_time_ns(len, dcqcn_rate_kbps(&qp->flow));
 }
 
-/* RC tells whether the QP has a PSN window (see the top of the file). */
 unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
-			 struct sk_buff *skb, bool rc, const struct nf_hook_state *state)
+			 struct sk_buff *skb, const struct nf_hook_state *state)
 {
 	struct rxe_cc_dev *dev = qp->dev;
 	u32 queued;
@@ -148,15 +133,6 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 		return NF_ACCEPT;
 	}
 
-	if (unlikely(skb_queue_len(&qp->queue) >= RXE_CC_PACER_QUEUE_MAX)) {
-		rxe_cc_qp_count(qp, RXE_CC_A_STAT_PACED_DROPPED, 1);
-		spin_unlock_bh(&qp->lock);
-		/* Stolen, not NF_DROP: rxe would resend at once, and again. */
-		kfree_skb(skb);
-		return NF_STOLEN;
-	}
-	if (rc)
-		skb_orphan(skb);
 	qp->okfn = state->okfn;
 	qp->net = state->net;
 	/* Until it leaves, the packet's timestamp is when it was held. */

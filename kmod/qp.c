@@ -10,8 +10,7 @@
  * packet so that its counters can still be read, then it is reaped.
  *
  * rxe gives no notice of a QP's destruction, and destroy waits for every
- * packet of the QP still in flight, the UC and UD ones the pacer holds
- * included (see pacer.c). So
+ * packet of the QP still in flight, the ones the pacer holds included. So
  * while the pacer holds packets, a watchdog looks up each such QP in the IB
  * core's resource tracker, where destroy removes it before it waits, and
  * frees the packets of QPs that are gone or in error.

@@ -55,12 +55,6 @@ static inline bool roce_opcode_is_known(u8 opcode)
 	       opcode == ROCE_OPCODE_CNP;
 }
 
-/* RC opcodes, the only ones with a PSN window that acknowledgements move. */
-static inline bool roce_opcode_is_rc(u8 opcode)
-{
-	return opcode < 0x20;
-}
-
 /*
  * Packets a responder sends: RC RDMA READ responses (0x0d..0x10), ACK
  * (0x11) and ATOMIC ACK (0x12). They answer the peer's requests and are

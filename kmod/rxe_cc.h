@@ -320,7 +320,7 @@ enum rxe_cc_dcqcn_event {
 
 /* pacer.c */
 unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
-			 struct sk_buff *skb, bool rc, const struct nf_hook_state *state);
+			 struct sk_buff *skb, const struct nf_hook_state *state);
 void rxe_cc_pacer_init(struct rxe_cc_dev *dev);
 void rxe_cc_pacer_flush(struct rxe_cc_dev *dev, bool send);
 void rxe_cc_pacer_flush_qp(struct rxe_cc_qp *qp, bool send);

@@ -59,25 +59,19 @@ qp_mbps() {
 }
 
 qp_max_rate() {
-	local capped free peak
+	local capped free
 	start_flow 12 || return 1
 	rocectl qp set dev rxe1 qpn "$flow_qpn" max-rate 10 || return 1
 	[ "$(qp_get '["max-rate"]')" = 10 ] || fail "max-rate does not read back" || return 1
 	sleep 1
 	capped=$(qp_mbps 3)
-	peak=$(qp_get '.stats["queue-peak"]')
 	rocectl qp set dev rxe1 qpn "$flow_qpn" max-rate 0 || return 1
 	[ "$(qp_get '["max-rate"]')" = null ] || fail "max-rate 0 still shows an override" ||
 		return 1
 	sleep 1
 	free=$(qp_mbps 3)
 	flow_wait
-	capped_then_free "$capped" "$free" || return 1
-	# Held RC packets are out of rxe's count of 64 in flight, whose wakeup
-	# can be lost (pacer.c): its window of 128 PSNs bounds the queue.
-	ktap_info "queue peak $peak packets"
-	[ "$peak" -gt 64 ] && [ "$peak" -le 256 ] ||
-		fail "an RC QP held $peak packets: not bounded by its PSN window"
+	capped_then_free "$capped" "$free"
 }
 
 # capped_then_free CAPPED FREE: the flow's QP sent CAPPED Mb/s under a

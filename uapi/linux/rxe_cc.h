@@ -114,7 +114,7 @@ enum {
 	RXE_CC_A_STAT_PACED_PACKETS,	/* packets the pacer held */
 	RXE_CC_A_STAT_PACED_NS,		/* time they spent held */
 	RXE_CC_A_STAT_QUEUE_PEAK,	/* QP only: most packets held at once */
-	RXE_CC_A_STAT_PACED_DROPPED,	/* a dead QP's, or over the queue limit */
+	RXE_CC_A_STAT_PACED_DROPPED,	/* held packets freed: their QP died */
 	RXE_CC_A_STAT_MALFORMED,	/* device only */
 	RXE_CC_A_STAT_UNKNOWN_QP,	/* device only */
 	/* Device only, counted while the hook_timing module parameter is 1. */
