@@ -28,7 +28,7 @@ start_flow() {
 	ib_write_bw -d rxe2 -x "$g2" -D 300 -F >/tmp/control-flow.server 2>&1 &
 	flow_srv=$!
 	perftest_wait_listen 18515 || return 1
-	ib_write_bw -d rxe1 -x "$g1" -D 300 -F "$(topo_ip4 2)" >/tmp/control-flow.client 2>&1 &
+	ib_write_bw -d rxe1 -x "$g1" -D 300 -F $PERFTEST_OOB >/tmp/control-flow.client 2>&1 &
 	flow_cli=$!
 	for _ in $(seq 50); do
 		flow_qpn=$(qp_json rxe1 |

@@ -39,7 +39,7 @@ data_intact() {
 	ibv_rc_pingpong -d rxe2 -g "$gid2" -s 8192 -n 200 -c >/tmp/pp.server 2>&1 &
 	srv=$!
 	sleep 1
-	ibv_rc_pingpong -d rxe1 -g "$gid1" -s 8192 -n 200 -c "$(topo_ip4 2)" >/tmp/pp.client 2>&1
+	ibv_rc_pingpong -d rxe1 -g "$gid1" -s 8192 -n 200 -c $PERFTEST_OOB >/tmp/pp.client 2>&1
 	rc=$?
 	[ $rc -eq 0 ] || kill "$srv" 2>/dev/null
 	wait "$srv" || rc=1
@@ -56,7 +56,7 @@ start_paced_flow() {
 	ib_write_bw -d rxe2 -x "$gid2" -D 60 -F >/dev/null 2>&1 &
 	flow_srv=$!
 	perftest_wait_listen 18515 || return 1
-	ib_write_bw -d rxe1 -x "$gid1" -D 60 -F "$(topo_ip4 2)" >/dev/null 2>&1 &
+	ib_write_bw -d rxe1 -x "$gid1" -D 60 -F $PERFTEST_OOB >/dev/null 2>&1 &
 	flow_cli=$!
 	# Wait until the pacer holds packets of the flow.
 	for _ in $(seq 50); do
