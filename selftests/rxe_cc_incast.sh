@@ -15,22 +15,33 @@
 # DCQCN runs with the firmware's timers scaled by 100 (alpha period 100 us,
 # increase timer 30 ms, reduce-monitor period 400 us, CNP spacing 400 us):
 # under emulation a round trip takes about a millisecond, not microseconds.
+#
+# The steady part is timed from the flows' own starts, not from their
+# launch: on a loaded host perftest takes 2 to 5 s to connect, and a fixed
+# window once measured a flow that had not begun (0.0 Mb/s). Each flow's
+# connection, first data, exit status and final QP state are printed; a
+# flow that does not run is a failure of its own, named as such.
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
 . "$here/lib/topo.sh"
 . "$here/lib/perftest.sh"
 . "$here/lib/rocectl.sh"
+. "$here/lib/lateness.sh"
 
-SECS=14
+SECS=16			# each flow's length
 # rxe's retransmission timer runs while the pacer holds a packet: the QP
 # timeout (perftest -u: 4.096 us * 2^18, about 1 s) must cover a full
 # window (64 packets) at the lowest rate, 5 Mb/s: about 110 ms.
 QP_TIMEOUT=18
 MIN_MBPS=5
-STEADY_FROM=5		# seconds into the run
-STEADY_TO=12
+START_LIMIT=12		# s from launch: a flow not sending by then did not start
+SETTLE=3		# s after the later flow's start before the steady part
+STEADY=7		# s, the steady part; it must end before the earlier flow
 BOTTLENECK=50mbit
+# A sender has started when its netdev has sent this much more than before
+# the run: RDMA writes, not perftest's few hundred bytes of TCP exchange.
+STARTED_BYTES=262144
 
 scaled_dcqcn() {
 	local d
@@ -46,59 +57,143 @@ seq_errors() {
 	rdma -j statistic show link rxe3/1 | jq '.[0].out_of_seq_request // 0'
 }
 
-# flow_bytes WITH_CC HOST: what host HOST has sent so far: its newest
-# QP's tx-bytes as rxe_cc counts them, or without rxe_cc what the switch
-# port towards the host received.
+# flow_bytes HOST: the bytes host HOST's netdev has sent: its RoCE
+# requests (perftest's own exchange goes over lo). Read with a builtin, so
+# that the moment of the reading is known on a loaded VM too, where a
+# rocectl call can take seconds.
 flow_bytes() {
-	if [ "$1" = 1 ]; then
-		qp_json "$(topo_rxe "$2")" | jq 'max_by(.qpn).stats["tx-bytes"]'
-	else
-		topo_port_bytes "$2" rx
-	fi
+	local b
+	read -r b <"/sys/class/net/$(topo_dev "$1")/statistics/tx_bytes"
+	echo "$b"
 }
 
-# incast_run WITH_CC: both flows for SECS; sets jain, q_p99, q_max, drops,
-# seq and logs per-flow Mb/s over the steady part.
+now_us() { echo "${EPOCHREALTIME/./}"; }
+
+# wait_starts T0: wait until both senders' first RDMA data has left, or
+# START_LIMIT s after T0 (in us); sets start[1], start[2] to the time of
+# that (us since T0), empty for a flow that did not start. Polls the
+# netdevs' counters with builtins every 100 ms.
+wait_starts() {
+	local t0=$1 i b base=()
+	for i in 1 2; do
+		base[i]=$(flow_bytes "$i")
+		start[i]=
+	done
+	while [ -z "${start[1]}" ] || [ -z "${start[2]}" ]; do
+		for i in 1 2; do
+			[ -z "${start[i]}" ] || continue
+			b=$(flow_bytes "$i")
+			[ $((b - base[i])) -lt $STARTED_BYTES ] || start[i]=$(($(now_us) - t0))
+		done
+		[ $(($(now_us) - t0)) -lt $((START_LIMIT * 1000000)) ] || break
+		sleep 0.1
+	done
+}
+
+secs() { awk -v us="$1" 'BEGIN { printf "%.2f", us / 1e6 }'; }
+
+# flow_evidence HOST STATUS: one line on how a flow went: its client's exit
+# status, whether it connected (perftest printed the peer's QP), when its
+# first data left, and what rxe_cc and rxe say of its QP at the end. Fails
+# for a flow that did not start or did not finish cleanly, with the ends of
+# its perftest logs.
+flow_evidence() {
+	local h=$1 status=$2 log=$tmp/client$1.log qp hw
+	qp=$(qp_json "$(topo_rxe "$h")" 2>/dev/null | jq -c 'max_by(.qpn) // {} |
+		{qpn, rate, queue, "idle-ms", tx: .stats["tx-packets"],
+		 paced: .stats["paced-packets"], cnps: .stats["rp-cnp-handled"],
+		 cuts: .stats["rp-rate-cuts"]}' 2>/dev/null)
+	hw=$(rdma -j statistic show link "$(topo_rxe "$h")/1" | jq -c '.[0] |
+		{sent_pkts, rcvd_pkts, completer_retry_err, retry_exceeded_err, rcvd_seq_err}' \
+		2>/dev/null)
+	ktap_info "flow $h: client exit $status," \
+		"$(grep -q 'remote address' "$log" && echo connected || echo 'not connected')," \
+		"first data at $([ -n "${start[h]}" ] && secs "${start[h]}" || echo never) s;" \
+		"rxe_cc QP ${qp:-none}; rxe $hw"
+	if [ -z "${start[h]}" ]; then
+		fail "flow $h did not start: no data left host $h within $START_LIMIT s"
+	elif [ "$status" -ne 0 ]; then
+		fail "flow $h: ib_write_bw exited with status $status"
+	else
+		return 0
+	fi
+	sed 's/^/#   client: /' "$log" | tail -n 5
+	sed 's/^/#   server: /' "$tmp/server$h.log" | tail -n 5
+	return 1
+}
+
+# incast_run WITH_CC: both flows; over the steady part, which begins SETTLE
+# s after the later flow's first data, sets jain, m1, m2 (Mb/s), q_p99,
+# q_max; over the run drops and seq. Fails, naming the flow, when a flow
+# did not connect, start or finish cleanly, or when the flows overlapped
+# too little for a steady part.
 incast_run() {
-	local with_cc=$1 g1 g2 g3 pids=() b1a b2a b1b b2b seq0 drops0 sampler
-	g1=$(topo_gid_index 1 4)
-	g2=$(topo_gid_index 2 4)
+	local with_cc=$1 g3 i srv=() cli=() st rc=0 b1a b2a b1b b2b ta tb seq0 drops0 \
+		sampler t0 first last
+	start=()
 	g3=$(topo_gid_index 3 4)
 	seq0=$(seq_errors)
 	drops0=$(red_stat 3 drops)
 
-	ib_write_bw -d rxe3 -x "$g3" -p 20001 -D $SECS -F -u $QP_TIMEOUT >/dev/null 2>&1 &
-	pids+=($!)
-	ib_write_bw -d rxe3 -x "$g3" -p 20002 -D $SECS -F -u $QP_TIMEOUT >/dev/null 2>&1 &
-	pids+=($!)
-	perftest_wait_listen 20001 && perftest_wait_listen 20002 || return 1
-	ib_write_bw -d rxe1 -x "$g1" -p 20001 -D $SECS -F -u $QP_TIMEOUT "$(topo_ip4 3)" >/dev/null 2>&1 &
-	pids+=($!)
-	ib_write_bw -d rxe2 -x "$g2" -p 20002 -D $SECS -F -u $QP_TIMEOUT "$(topo_ip4 3)" >/dev/null 2>&1 &
-	pids+=($!)
+	for i in 1 2; do
+		ib_write_bw -d rxe3 -x "$g3" -p $((20000 + i)) -D $SECS -F -u $QP_TIMEOUT \
+			>"$tmp/server$i.log" 2>&1 &
+		srv[i]=$!
+	done
+	perftest_wait_listen 20001 && perftest_wait_listen 20002 ||
+		fail "the perftest servers did not listen" || return 1
+	t0=$(now_us)
+	for i in 1 2; do
+		ib_write_bw -d "$(topo_rxe "$i")" -x "$(topo_gid_index "$i" 4)" -p $((20000 + i)) \
+			-D $SECS -F -u $QP_TIMEOUT $PERFTEST_OOB >"$tmp/client$i.log" 2>&1 &
+		cli[i]=$!
+	done
 
-	# The switch queue, every 100 ms, during the steady part.
-	sleep $STEADY_FROM
-	(while :; do red_stat 3 backlog; sleep 0.1; done) >/tmp/incast.queue &
-	sampler=$!
-	b1a=$(flow_bytes "$with_cc" 1)
-	b2a=$(flow_bytes "$with_cc" 2)
-	sleep $((STEADY_TO - STEADY_FROM))
-	b1b=$(flow_bytes "$with_cc" 1)
-	b2b=$(flow_bytes "$with_cc" 2)
-	kill "$sampler"
-	wait "${pids[@]}"
+	wait_starts "$t0"
+	if [ -n "${start[1]}" ] && [ -n "${start[2]}" ]; then
+		first=$((start[1] < start[2] ? start[1] : start[2]))
+		last=$((start[1] > start[2] ? start[1] : start[2]))
+		# The steady part must end a second before the earlier flow.
+		if [ $((last + (SETTLE + STEADY + 1) * 1000000)) -gt $((first + SECS * 1000000)) ]; then
+			fail "the flows started $(secs $((last - first))) s apart: too far for a" \
+				"steady part of $STEADY s in flows of $SECS s"
+			rc=1
+		else
+			i=$((SETTLE * 1000000 - ($(now_us) - t0 - last)))
+			[ $i -le 0 ] || sleep "$(secs $i)"
+			(while :; do red_stat 3 backlog; sleep 0.1; done) >"$tmp/queue" &
+			sampler=$!
+			ta=$(now_us)
+			b1a=$(flow_bytes 1)
+			b2a=$(flow_bytes 2)
+			sleep $STEADY
+			b1b=$(flow_bytes 1)
+			b2b=$(flow_bytes 2)
+			tb=$(now_us)
+			kill "$sampler"
+		fi
+	fi
+	for i in 1 2; do
+		wait "${cli[i]}"
+		st=$?
+		flow_evidence "$i" "$st" || rc=1
+		# A server whose client failed would wait for it for ever.
+		[ "$st" -eq 0 ] || kill "${srv[i]}" 2>/dev/null
+		wait "${srv[i]}"
+	done
+	[ $rc -eq 0 ] || return 1
 
 	read -r jain m1 m2 < <(awk -v a=$((b1b - b1a)) -v b=$((b2b - b2a)) \
-		-v s=$((STEADY_TO - STEADY_FROM)) 'BEGIN {
+		-v us=$((tb - ta)) 'BEGIN {
 		j = (a + b) ^ 2 / (2 * (a * a + b * b));
-		printf "%.4f %.1f %.1f\n", j, a * 8 / s / 1e6, b * 8 / s / 1e6 }')
-	read -r q_p99 q_max < <(sort -n /tmp/incast.queue | awk '{ v[NR] = $1 } END {
+		printf "%.4f %.1f %.1f\n", j, a * 8 / us, b * 8 / us }')
+	read -r q_p99 q_max < <(sort -n "$tmp/queue" | awk '{ v[NR] = $1 } END {
 		i = int(NR * 0.99); if (i < 1) i = 1; printf "%d %d\n", v[i], v[NR] }')
 	drops=$(($(red_stat 3 drops) - drops0))
 	seq=$(($(seq_errors) - seq0))
 	ktap_info "$([ "$with_cc" = 1 ] && echo with || echo without) rxe_cc:" \
-		"flows $m1 and $m2 Mb/s, Jain $jain, queue p99 $q_p99 max $q_max bytes," \
+		"flows $m1 and $m2 Mb/s over $(secs $((tb - ta))) s from" \
+		"$(secs $((ta - t0))) s, Jain $jain, queue p99 $q_p99 max $q_max bytes," \
 		"$drops drops, $seq out-of-sequence at the receiver"
 }
 
@@ -109,7 +204,6 @@ fair_and_lossless() {
 		return 1
 	[ "$seq" -eq 0 ] || fail "$seq requests arrived out of sequence: packets were lost" ||
 		return 1
-	cc_q_p99=$q_p99
 }
 
 without_cc() {
@@ -123,9 +217,10 @@ without_cc() {
 }
 
 ktap_plan 2
+tmp=$(mktemp -d)
 topo_setup 3 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
-trap topo_teardown EXIT
+trap 'topo_teardown; rm -rf "$tmp"' EXIT
 topo_bottleneck 3 $BOTTLENECK red 30000 90000 0.1 400000
-ktap_run "2:1 incast with DCQCN: fair (Jain >= 0.95) and lossless" fair_and_lossless
-ktap_run "the same incast without rxe_cc: drops and retransmissions" without_cc
+ktap_run_starved "2:1 incast with DCQCN: fair (Jain >= 0.95) and lossless" fair_and_lossless
+ktap_run_starved "the same incast without rxe_cc: drops and retransmissions" without_cc
 ktap_finish
