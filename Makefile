@@ -55,7 +55,7 @@ shell:
 # below this folder, the test kernels' modules in .cache among them.
 modules-clean:
 	rm -f kmod/*.o kmod/*.ko kmod/*.mod kmod/*.mod.c kmod/.*.cmd kmod/.*.d \
-		kmod/modules.order Module.symvers modules.order .*.cmd
+		kmod/modules.order Module.symvers modules.order .*.cmd .module-common.o
 
 clean: modules-clean
 	$(MAKE) -C tools clean
