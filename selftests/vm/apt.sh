@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# apt for the test kernels, sourced by fetch-kernel and the compiler setup:
+# apt for the test kernels, sourced by fetch-kernel:
 # the host's own apt (Debian 12 and its security suite), and a private one
 # in the cache for the suites the host does not list: trixie, unstable and
 # experimental. The private one has its own sources, lists, package cache
