@@ -26,20 +26,33 @@ apt_in() {
 		return
 	fi
 	"$@" -o Dir::Etc::sourcelist="$apt_private/sources.list" \
-		-o Dir::Etc::sourceparts=- \
-		-o Dir::Etc::preferencesparts=- \
+		-o Dir::Etc::sourceparts="$apt_private/sources.list.d" \
+		-o Dir::Etc::preferencesparts="$apt_private/preferences.d" \
 		-o Dir::State::Lists="$apt_private/lists" \
 		-o Dir::Cache="$apt_private/cache" \
 		-o Dir::State::status="$apt_private/status"
 }
 
+# The Debian archive the host's apt uses for its own release: the other
+# suites come from the same mirror.
+debian_mirror() {
+	local codename
+	codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	apt-get indextargets --format '$(REPO_URI) $(CODENAME)' |
+		awk -v c="$codename" '$2 == c { print $1; exit }'
+}
+
 private_apt_ready() {
-	local keyring=/usr/share/keyrings/debian-archive-keyring.gpg suite
-	mkdir -p "$apt_private/lists/partial" "$apt_private/cache/archives/partial"
+	local keyring=/usr/share/keyrings/debian-archive-keyring.gpg suite mirror
+	mkdir -p "$apt_private/lists/partial" "$apt_private/cache/archives/partial" \
+		"$apt_private/sources.list.d" "$apt_private/preferences.d"
 	touch "$apt_private/status"
 	if [ ! -f "$apt_private/sources.list" ]; then
+		host_apt_ready
+		mirror=$(debian_mirror)
+		[ -n "$mirror" ] || { echo "apt: the host's apt names no Debian archive" >&2; return 1; }
 		for suite in trixie sid experimental; do
-			echo "deb [signed-by=$keyring] http://deb.debian.org/debian $suite main"
+			echo "deb [signed-by=$keyring] $mirror $suite main"
 		done >"$apt_private/sources.list"
 	fi
 	[ -n "$(find "$apt_private/lists" -maxdepth 1 -name '*_Packages' -mtime -1)" ] ||
