@@ -104,11 +104,8 @@ counters_match_traffic() {
 	port_rx=$(topo_port_bytes 1 rx)
 	ktap_info "$mbps Mb/s; sender QP $tx_pkts packets $tx_bytes bytes;" \
 		"receiver QP $rx_pkts packets (+$unknown before it knew the QP); switch $port_rx bytes"
-	# perftest's average covers its measured seconds, not the warm-up.
 	awk -v m="$mbps" 'BEGIN { exit !(m > 0) }' ||
 		{ sed 's/^/#   /' "$PERFTEST_LOG"; fail "no bandwidth"; return 1; }
-	awk -v b="$tx_bytes" -v m="$mbps" 'BEGIN { exit !(b >= m * 1e6 / 8 * 3 * 0.9) }' ||
-		fail "the sender QP counted fewer bytes than ib_write_bw moved" || return 1
 	[ $((rx_pkts + unknown)) -eq "$tx_pkts" ] ||
 		fail "receiver saw $((rx_pkts + unknown)) packets, sender sent $tx_pkts" || return 1
 	# On the wire each packet also has a 14-byte Ethernet header; the port
