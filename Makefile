@@ -8,7 +8,8 @@
 #   make bench           the benchmark: throughput ratios, pacing accuracy,
 #                        hook cost, bytes per QP (prints a table; not a test)
 #   make demo            the congestion-control lab (LAB="incast4 --duration 30"
-#                        picks a scenario and options; tools/lab/run --help)
+#                        picks a scenario and options; tools/lab/run --help;
+#                        KERNEL=6.12 or KERNEL=7 boots another kernel)
 #   make shell           the lab by hand: a shell in the VM on the lab's fabric
 #                        (LAB="--flows 3" takes the lab's options)
 #   make clean           leave the tree as cloned (test kernels and VM logs
@@ -45,11 +46,11 @@ bench:
 
 demo:
 	tools/install-deps
-	tools/lab/run $(LAB)
+	tools/lab/run $(LAB) $(if $(KERNEL),--kernel $(KERNEL))
 
 shell:
 	tools/install-deps
-	tools/lab/shell $(LAB)
+	tools/lab/shell $(LAB) $(if $(KERNEL),--kernel $(KERNEL))
 
 # Not the kernel's own M= clean: it deletes every *.ko and modules.order
 # below this folder, the test kernels' modules in .cache among them.

@@ -47,6 +47,7 @@ ecn-threshold-too-low --limit 50000|--limit, which must be 50050 or more
 --duration 5|lab: --duration must be 6 s or more
 nosuch|lab: unknown scenario nosuch
 --bogus 1|lab: unknown option --bogus
+--kernel|lab: --kernel needs a kernel
 EOF
 }
 

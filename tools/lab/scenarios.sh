@@ -27,6 +27,7 @@ LAB_FLOWS=
 LAB_SCALE=100		# DCQCN's timers times this (see lab_dcqcn)
 LAB_LOSS=0.1		# %, the lossy scenario's random loss
 LAB_OUT=
+LAB_KERNEL=		# the VM's kernel (selftests/vm/fetch-kernel); 6.1 if empty
 
 lab_usage() {
 	cat <<EOF
@@ -47,10 +48,12 @@ Options:
   --flows N         senders (default: the scenario's)
   --loss PCT        random loss of the lossy scenario (default $LAB_LOSS)
   --out DIR         results folder (default .cache/lab/SCENARIO-DATE)
+  --kernel K        the VM's kernel: 6.1 (default), 6.12, 7 or a Debian ABI
 Examples:
   tools/lab/run
   tools/lab/run incast4 --duration 30
   tools/lab/run ecn-threshold-too-low --kmin 30000 --kmax 80000
+  tools/lab/run incast --kernel 6.12
 EOF
 }
 
@@ -83,6 +86,9 @@ lab_parse_args() {
 		--out)
 			[ $# -ge 2 ] || { echo "lab: --out needs a folder" >&2; return 1; }
 			LAB_OUT=$2 ;;
+		--kernel)
+			[ $# -ge 2 ] && [ -n "$2" ] || { echo "lab: --kernel needs a kernel" >&2; return 1; }
+			LAB_KERNEL=$2 ;;
 		-*) echo "lab: unknown option $1 (see --help)" >&2; return 1 ;;
 		*)
 			[[ " $LAB_SCENARIOS " == *" $1 "* ]] ||
