@@ -57,16 +57,6 @@ seq_errors() {
 	rdma -j statistic show link rxe3/1 | jq '.[0].out_of_seq_request // 0'
 }
 
-# flow_bytes HOST: the bytes host HOST's netdev has sent: its RoCE
-# requests (perftest's own exchange goes over lo). Read with a builtin, so
-# that the moment of the reading is known on a loaded VM too, where a
-# rocectl call can take seconds.
-flow_bytes() {
-	local b
-	read -r b <"/sys/class/net/$(topo_dev "$1")/statistics/tx_bytes"
-	echo "$b"
-}
-
 now_us() { echo "${EPOCHREALTIME/./}"; }
 
 # wait_starts T0: wait until both senders' first RDMA data has left, or
@@ -76,13 +66,13 @@ now_us() { echo "${EPOCHREALTIME/./}"; }
 wait_starts() {
 	local t0=$1 i b base=()
 	for i in 1 2; do
-		base[i]=$(flow_bytes "$i")
+		base[i]=$(topo_tx "$i" bytes)
 		start[i]=
 	done
 	while [ -z "${start[1]}" ] || [ -z "${start[2]}" ]; do
 		for i in 1 2; do
 			[ -z "${start[i]}" ] || continue
-			b=$(flow_bytes "$i")
+			b=$(topo_tx "$i" bytes)
 			[ $((b - base[i])) -lt $STARTED_BYTES ] || start[i]=$(($(now_us) - t0))
 		done
 		[ $(($(now_us) - t0)) -lt $((START_LIMIT * 1000000)) ] || break
@@ -164,11 +154,11 @@ incast_run() {
 			(while :; do red_stat 3 backlog; sleep 0.1; done) >"$tmp/queue" &
 			sampler=$!
 			ta=$(now_us)
-			b1a=$(flow_bytes 1)
-			b2a=$(flow_bytes 2)
+			b1a=$(topo_tx 1 bytes)
+			b2a=$(topo_tx 2 bytes)
 			sleep $STEADY
-			b1b=$(flow_bytes 1)
-			b2b=$(flow_bytes 2)
+			b1b=$(topo_tx 1 bytes)
+			b2b=$(topo_tx 2 bytes)
 			tb=$(now_us)
 			kill "$sampler"
 		fi

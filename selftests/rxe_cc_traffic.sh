@@ -22,9 +22,9 @@ write_bw_crosses_switch() {
 
 	rx0=$(topo_port_bytes 1 rx)
 	tx0=$(topo_port_bytes 2 tx)
-	sent0=$(cat "/sys/class/net/$(topo_dev 1)/statistics/tx_bytes")
+	sent0=$(topo_tx 1 bytes)
 	mbps=$(perftest_bw ib_write_bw 1 2 $SECONDS_PER_RUN) || return 1
-	sent1=$(cat "/sys/class/net/$(topo_dev 1)/statistics/tx_bytes")
+	sent1=$(topo_tx 1 bytes)
 	rx1=$(topo_port_bytes 1 rx)
 	tx1=$(topo_port_bytes 2 tx)
 	sent=$((sent1 - sent0))

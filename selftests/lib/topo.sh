@@ -247,6 +247,15 @@ topo_qdisc_stats() {
 	topo_sw tc -s -j qdisc show dev "$(topo_port "$1")" parent 1:1
 }
 
+# topo_tx HOST bytes|packets: what host HOST's netdev has sent: its RoCE
+# traffic (perftest's own exchange goes over lo). A builtin read, so that
+# the moment of the reading is known on a loaded VM too.
+topo_tx() {
+	local v
+	read -r v <"/sys/class/net/$(topo_dev "$1")/statistics/tx_$2"
+	echo "$v"
+}
+
 # topo_port_bytes HOST rx|tx: bytes the switch port towards HOST received
 # from it or sent to it.
 topo_port_bytes() {

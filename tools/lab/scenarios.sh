@@ -87,7 +87,8 @@ lab_parse_args() {
 			[ $# -ge 2 ] || { echo "lab: --out needs a folder" >&2; return 1; }
 			LAB_OUT=$2 ;;
 		--kernel)
-			[ $# -ge 2 ] && [ -n "$2" ] || { echo "lab: --kernel needs a kernel" >&2; return 1; }
+			[ $# -ge 2 ] && [ -n "$2" ] && [[ $2 != -* ]] ||
+				{ echo "lab: --kernel needs a kernel" >&2; return 1; }
 			LAB_KERNEL=$2 ;;
 		-*) echo "lab: unknown option $1 (see --help)" >&2; return 1 ;;
 		*)
