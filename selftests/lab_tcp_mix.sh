@@ -78,8 +78,7 @@ mkdir -p "$top/.cache/check"
 attempt
 late=$(lab_late_ms)
 ktap_info "VM timer lateness p99 (worst run): $late ms"
-if [ $ran -eq 0 ] && [ $((wins + helps)) -ne 0 ] &&
-	awk -v p="$late" -v l="$LATENESS_STARVED_MS" 'BEGIN { exit !(p > l) }'; then
+if [ $ran -eq 0 ] && [ $((wins + helps)) -ne 0 ] && lateness_starved "$late"; then
 	ktap_info "RETRY: tcp-mix's checks failed while the VM was starved" \
 		"(timer lateness p99 $late ms > $LATENESS_STARVED_MS ms); running the lab once more"
 	attempt

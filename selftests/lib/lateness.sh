@@ -10,7 +10,8 @@
 #   lateness_start             start the probe in the background
 #   lateness_stop              stop it; sets lateness_p99_ms, lateness_max_ms
 #                              and lateness_ticks
-#   lateness_starved           true if the last probe saw a starved VM
+#   lateness_starved [P99_MS]  true if the last probe (or P99_MS, a p99 of
+#                              the same kind) says the VM was starved
 #   ktap_run_starved NAME FN   ktap_run, but a failure while the VM was
 #                              starved is said so and FN is run once more
 #
@@ -56,8 +57,10 @@ lateness_stop() {
 	rm -f "$lateness_file"
 }
 
+# lateness_starved [P99_MS]: true if P99_MS (default: the last probe's
+# p99) says the VM was starved.
 lateness_starved() {
-	awk -v p="$lateness_p99_ms" -v l="$LATENESS_STARVED_MS" 'BEGIN { exit !(p > l) }'
+	awk -v p="${1:-$lateness_p99_ms}" -v l="$LATENESS_STARVED_MS" 'BEGIN { exit !(p > l) }'
 }
 
 # ktap_run_starved NAME FUNCTION [ARG...]: run a test whose figures need a
