@@ -29,11 +29,9 @@ perftest_wait_listen() {
 # bytes of Ethernet header each) between the first and the last sample in
 # which its counter moved, and the microseconds between those samples.
 perftest_watch() {
-	local stats b p t b0 p0 bl pl tl b1= p1 t1
+	local stats b p t bl pl tl b1= p1 t1
 	stats=/sys/class/net/$(topo_dev "$1")/statistics
-	read -r b0 <"$stats/tx_bytes"
-	read -r p0 <"$stats/tx_packets"
-	bl=$b0
+	read -r bl <"$stats/tx_bytes"
 	while kill -0 "$2" 2>/dev/null; do
 		read -r b <"$stats/tx_bytes"
 		read -r p <"$stats/tx_packets"
