@@ -7,13 +7,18 @@
  * into CNPs, and the sender keeps per flow a current rate Rc, a target rate
  * Rt and a congestion estimate alpha:
  *
- *  - every alpha period (dce_tcp_rtt): alpha = alpha * g + (1 - g) if a CNP
- *    arrived in the period, else alpha * g. In 1/1024 units, with the
- *    firmware's g close to 1 (1019/1024), alpha moves slowly.
- *  - on a CNP, at most once per rate_reduce_monitor_period: remember Rc as
- *    Rt (see clamping below), then cut Rc by Rc * alpha / 2, bounded so that
- *    Rc keeps min_dec_fac percent and stays >= min_rate. The increase stages
- *    restart from zero.
+ *  - a flow begins with a CNP to a QP at rest (at its ceiling, in no
+ *    flow): alpha is loaded with initial_alpha, its period starts there,
+ *    and the CNP cuts at once.
+ *  - every alpha period (dce_tcp_rtt) from then on: alpha = alpha * g +
+ *    (1 - g) if a CNP arrived in the period, else alpha * g. In 1/1024
+ *    units, with the firmware's g close to 1 (1019/1024), alpha moves
+ *    slowly.
+ *  - a cut at most once per rate_reduce_monitor_period: a CNP inside the
+ *    period is remembered and cuts when the period ends. A cut remembers
+ *    Rc as Rt (see clamping below), then cuts Rc by Rc * alpha / 2,
+ *    bounded so that Rc keeps min_dec_fac percent and stays >= min_rate.
+ *    The increase stages restart from zero.
  *  - rate increase events come from a timer (every time_reset) and a byte
  *    counter (every byte_reset * 64 bytes sent). Each event counts one more
  *    stage of its counter; with F = threshold and the stages reached before
@@ -22,16 +27,25 @@
  *        half way to Rt; so the first F events after a cut are these;
  *      one stage >= F: additive increase, Rt += R_AI, then Rc half way;
  *      both stages > F: hyper increase, Rt += R_HAI, then Rc half way.
- *    Once Rc is back at the ceiling the flow is unlimited and recovery stops.
+ *    Once Rc is back at the ceiling with no cut pending, the flow ends and
+ *    its alpha and stages are forgotten: the next CNP begins a new flow.
  *
  * This follows the ConnectX firmware variant as NVIDIA documents it (knob
  * names, units and defaults: dcqcn_preset_mlx5) rather than the paper's
- * pseudo-code. Where the two differ: the firmware enters additive increase
- * at stage == F (the paper at F + 1); hyper increase adds a constant R_HAI
- * per event (the paper adds i * R_HAI); alpha rises at the end of the alpha
- * period in which the CNP arrived, not at once. The byte counter may be off
- * (byte_reset 0): then the timer stage alone decides, which makes the stage
- * rule the paper's rule for one counter.
+ * pseudo-code. rp_initial_alpha_value is the alpha "used when receiving the
+ * first CNP for a flow", so a QP that ran uncongested for a long time is
+ * cut as hard by its first CNP as a new one; rp_rate_to_set_on_first_cnp
+ * sets both rates; within rate_reduce_monitor_period the rate is "reduced
+ * at the start of the next" period, not left alone. The first CNP of a
+ * flow does not raise alpha again at the end of its period (HPCC's ns-3
+ * model does the same; the documentation does not say). Where firmware and
+ * paper differ: the firmware enters additive increase at stage == F (the
+ * paper at F + 1); hyper increase adds a constant R_HAI per event (the
+ * paper adds i * R_HAI); alpha rises at the end of the alpha period in
+ * which a CNP arrived, not at once; the paper keeps alpha from the start
+ * and cuts on every CNP. The byte counter may be off (byte_reset 0): then
+ * the timer stage alone decides, which makes the stage rule the paper's
+ * rule for one counter.
  *
  * Rc moves half way to Rt rounded up, so that it reaches Rt instead of
  * stopping one kb/s short, and the flow can leave the limited state.
@@ -176,12 +190,15 @@ static u64 us_to_ns(u32 us)
 	return (u64)us * DCQCN_NS_PER_US;
 }
 
-static void release(struct dcqcn_flow *f)
+/* Back at the ceiling with no cut pending: the flow is over. */
+static void end_flow(struct dcqcn_flow *f)
 {
 	f->limited = 0;
 	f->timer_stage = 0;
 	f->byte_stage = 0;
 	f->byte_count = 0;
+	f->alpha = 0;
+	f->cnp_in_period = 0;
 }
 
 /*
@@ -214,8 +231,44 @@ static void rate_increase(struct dcqcn_flow *f, const struct dcqcn_params *p, u8
 	f->rt_kbps = clamp_rate(rt, floor_kbps(f, p), ceil);
 	f->rc_kbps = clamp_rate(((u64)f->rc_kbps + f->rt_kbps + 1) / 2,
 				floor_kbps(f, p), ceil);
-	if (f->rc_kbps >= ceil)
-		release(f);
+	if (f->rc_kbps >= ceil && !f->cut_pending)
+		end_flow(f);
+}
+
+/*
+ * A rate cut at NOW_NS; FIRST for the CNP that began the flow, which
+ * takes Rt from Rc by definition (later cuts only when clamping says so)
+ * and may set rate_to_set_on_first_cnp instead.
+ */
+static void cut_rate(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_ns,
+		     bool first)
+{
+	u32 ceil = ceiling_kbps(f, p), lo = floor_kbps(f, p);
+	u64 cut, bound;
+
+	if (first && p->rate_to_set_on_first_cnp_mbps) {
+		f->rc_kbps = clamp_rate((u64)p->rate_to_set_on_first_cnp_mbps *
+					DCQCN_KBPS_PER_MBPS, lo, ceil);
+		f->rt_kbps = f->rc_kbps;
+		f->first_cnp_sets++;
+	} else {
+		if (first || p->clamp_tgt_rate || f->byte_stage > 0 ||
+		    (p->clamp_tgt_rate_ati && f->timer_stage > 0))
+			f->rt_kbps = f->rc_kbps;
+		cut = ((u64)f->rc_kbps * f->alpha) >> p->gd;
+		bound = div_u64((u64)f->rc_kbps * (100 - p->min_dec_fac), 100);
+		if (cut > bound)
+			cut = bound;
+		f->rc_kbps = clamp_rate(f->rc_kbps - cut, lo, ceil);
+	}
+	f->cuts++;
+	f->limited = 1;
+	f->cut_pending = 0;
+	f->timer_stage = 0;
+	f->byte_stage = 0;
+	f->byte_count = 0;
+	f->timer_next_ns = now_ns + us_to_ns(p->time_reset_us);
+	f->cut_next_ns = now_ns + us_to_ns(p->rate_reduce_monitor_period_us);
 }
 
 static void advance_alpha(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_ns)
@@ -244,24 +297,24 @@ static void advance_alpha(struct dcqcn_flow *f, const struct dcqcn_params *p, u6
 	f->alpha = alpha;
 }
 
-static void advance_timer(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_ns)
+/* Timer events up to NOW_NS; false if it stopped short at the cap. */
+static bool advance_timer(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_ns)
 {
 	u32 events = 0;
 
-	while (f->limited && f->timer_next_ns <= now_ns &&
-	       events++ < DCQCN_MAX_EVENTS_PER_CALL) {
+	while (f->limited && f->timer_next_ns <= now_ns) {
+		if (events++ == DCQCN_MAX_EVENTS_PER_CALL)
+			return false;
 		f->timer_next_ns += us_to_ns(p->time_reset_us);
 		rate_increase(f, p, &f->timer_stage);
 	}
+	return true;
 }
 
-void dcqcn_init(struct dcqcn_flow *f, const struct dcqcn_params *p,
-		u32 line_kbps, u64 now_ns)
+void dcqcn_init(struct dcqcn_flow *f, const struct dcqcn_params *p, u32 line_kbps)
 {
 	*f = (struct dcqcn_flow) {
 		.line_kbps = line_kbps ? line_kbps : 1,
-		.alpha = p->initial_alpha,
-		.alpha_next_ns = now_ns + us_to_ns(p->dce_tcp_rtt_us),
 	};
 	f->rc_kbps = ceiling_kbps(f, p);
 	f->rt_kbps = f->rc_kbps;
@@ -276,70 +329,65 @@ void dcqcn_advance(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_n
 		f->rt_kbps = ceil;
 	if (f->rc_kbps > ceil || !f->limited)
 		f->rc_kbps = ceil;
+	if (!f->limited)
+		return;
+	/*
+	 * A deferred cut comes when its monitor period ends, after the alpha
+	 * updates and increase events due until then, and with their alpha.
+	 */
+	if (f->cut_pending && f->cut_next_ns <= now_ns) {
+		advance_alpha(f, p, f->cut_next_ns);
+		if (!advance_timer(f, p, f->cut_next_ns))
+			return;
+		cut_rate(f, p, f->cut_next_ns, false);
+	}
 	advance_alpha(f, p, now_ns);
 	advance_timer(f, p, now_ns);
 }
 
 u64 dcqcn_next_event_ns(const struct dcqcn_flow *f)
 {
-	if (f->limited && f->timer_next_ns < f->alpha_next_ns)
-		return f->timer_next_ns;
-	return f->alpha_next_ns;
+	u64 next = f->alpha_next_ns;
+
+	if (!f->limited)
+		return DCQCN_NO_EVENT;
+	if (f->timer_next_ns < next)
+		next = f->timer_next_ns;
+	if (f->cut_pending && f->cut_next_ns < next)
+		next = f->cut_next_ns;
+	return next;
 }
 
 bool dcqcn_at_rest(const struct dcqcn_flow *f, const struct dcqcn_params *p)
 {
 	u32 ceil = ceiling_kbps(f, p);
 
-	return !f->limited && !f->alpha && !f->cnp_in_period &&
-	       f->rc_kbps == ceil && f->rt_kbps <= ceil;
+	return !f->limited && f->rc_kbps == ceil && f->rt_kbps <= ceil;
 }
 
 enum dcqcn_cnp_result dcqcn_on_cnp(struct dcqcn_flow *f,
 				   const struct dcqcn_params *p, u64 now_ns)
 {
-	u32 ceil = ceiling_kbps(f, p), lo = floor_kbps(f, p);
-	enum dcqcn_cnp_result result = DCQCN_CNP_CUT;
-	u64 cut, bound;
-
 	dcqcn_advance(f, p, now_ns);
+
+	if (!f->limited) {
+		/* The flow's first CNP: alpha is this value, not raised again. */
+		f->alpha = p->initial_alpha;
+		f->alpha_next_ns = now_ns + us_to_ns(p->dce_tcp_rtt_us);
+		f->cnp_in_period = 0;
+		cut_rate(f, p, now_ns, true);
+		return p->rate_to_set_on_first_cnp_mbps ? DCQCN_CNP_FIRST_SET : DCQCN_CNP_CUT;
+	}
 	f->cnp_in_period = 1;
-
-	if (p->rate_reduce_monitor_period_us && f->cut_done &&
-	    now_ns - f->last_cut_ns < us_to_ns(p->rate_reduce_monitor_period_us)) {
-		f->monitor_ignored++;
-		return DCQCN_CNP_IGNORED_MONITOR;
+	/* Still pending after dcqcn_advance(): its period has not ended. */
+	if (f->cut_pending ||
+	    (p->rate_reduce_monitor_period_us && now_ns < f->cut_next_ns)) {
+		f->cut_pending = 1;
+		f->cnp_deferred++;
+		return DCQCN_CNP_DEFERRED;
 	}
-
-	if (!f->limited && p->rate_to_set_on_first_cnp_mbps) {
-		f->rt_kbps = f->rc_kbps;
-		f->rc_kbps = clamp_rate((u64)p->rate_to_set_on_first_cnp_mbps *
-					DCQCN_KBPS_PER_MBPS, lo, ceil);
-		f->first_cnp_sets++;
-		result = DCQCN_CNP_FIRST_SET;
-	} else {
-		/*
-		 * A first cut (flow unlimited, Rc at the ceiling) takes Rt
-		 * from Rc by definition; later ones only when clamping says so.
-		 */
-		if (!f->limited || p->clamp_tgt_rate || f->byte_stage > 0 ||
-		    (p->clamp_tgt_rate_ati && f->timer_stage > 0))
-			f->rt_kbps = f->rc_kbps;
-		cut = ((u64)f->rc_kbps * f->alpha) >> p->gd;
-		bound = div_u64((u64)f->rc_kbps * (100 - p->min_dec_fac), 100);
-		if (cut > bound)
-			cut = bound;
-		f->rc_kbps = clamp_rate(f->rc_kbps - cut, lo, ceil);
-	}
-	f->cuts++;
-	f->limited = 1;
-	f->timer_stage = 0;
-	f->byte_stage = 0;
-	f->byte_count = 0;
-	f->timer_next_ns = now_ns + us_to_ns(p->time_reset_us);
-	f->last_cut_ns = now_ns;
-	f->cut_done = 1;
-	return result;
+	cut_rate(f, p, now_ns, false);
+	return DCQCN_CNP_CUT;
 }
 
 void dcqcn_on_bytes_sent(struct dcqcn_flow *f, const struct dcqcn_params *p,

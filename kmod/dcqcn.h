@@ -126,27 +126,31 @@ int dcqcn_params_check(const struct dcqcn_params *p);
  * Per-flow (per-QP) state: 72 bytes, so 10000 QPs cost under 1 MiB.
  * Counters are u32: at one increase event per 1 us timer period they wrap
  * after an hour, so readers accumulate deltas, not absolute values.
+ *
+ * A QP is in a flow (limited) from a CNP that finds it at rest until its
+ * Rc is back at the ceiling with no cut pending; alpha, the alpha period
+ * and the stages exist only inside a flow.
  */
 struct dcqcn_flow {
-	u64 alpha_next_ns;	/* next alpha update */
-	u64 timer_next_ns;	/* next increase-timer event, while limited */
-	u64 last_cut_ns;	/* for rate_reduce_monitor_period */
+	u64 alpha_next_ns;	/* next alpha update, in a flow */
+	u64 timer_next_ns;	/* next increase-timer event, in a flow */
+	u64 cut_next_ns;	/* rate_reduce_monitor_period ends: next cut allowed */
 	u32 line_kbps;		/* the link's rate, the ceiling with max_rate */
 	u32 rc_kbps;		/* current rate Rc: what the pacer enforces */
 	u32 rt_kbps;		/* target rate Rt */
 	u32 byte_count;		/* bytes towards the next byte-counter event */
-	u16 alpha;
+	u16 alpha;		/* 0 outside a flow */
 	u8 timer_stage;		/* saturates at 255 */
 	u8 byte_stage;
-	u8 limited;		/* Rc below the ceiling: recovery running */
+	u8 limited;		/* in a flow: cut since it was last at rest */
 	u8 cnp_in_period;	/* a CNP arrived in this alpha period */
-	u8 cut_done;		/* last_cut_ns is valid */
+	u8 cut_pending;		/* a CNP inside the monitor period: cut at its end */
 	u32 cuts;		/* rate cuts applied */
 	u32 first_cnp_sets;	/* cuts that were rate_to_set_on_first_cnp */
 	u32 fast_recovery;	/* increase events per stage kind */
 	u32 additive;
 	u32 hyper;
-	u32 monitor_ignored;	/* CNPs inside rate_reduce_monitor_period */
+	u32 cnp_deferred;	/* CNPs inside the monitor period, cut at its end */
 };
 
 static_assert(sizeof(struct dcqcn_flow) <= 72, "dcqcn_flow grew past 72 bytes");
@@ -154,7 +158,7 @@ static_assert(sizeof(struct dcqcn_flow) <= 72, "dcqcn_flow grew past 72 bytes");
 enum dcqcn_cnp_result {
 	DCQCN_CNP_CUT,			/* the rate was cut */
 	DCQCN_CNP_FIRST_SET,		/* a first CNP set rate_to_set_on_first_cnp */
-	DCQCN_CNP_IGNORED_MONITOR,	/* inside rate_reduce_monitor_period */
+	DCQCN_CNP_DEFERRED,		/* inside rate_reduce_monitor_period: cut at its end */
 };
 
 /*
@@ -164,20 +168,23 @@ enum dcqcn_cnp_result {
  */
 #define DCQCN_MAX_EVENTS_PER_CALL 1024U
 
-void dcqcn_init(struct dcqcn_flow *f, const struct dcqcn_params *p,
-		u32 line_kbps, u64 now_ns);
+/* A QP at rest at its ceiling: no flow until a CNP comes. */
+void dcqcn_init(struct dcqcn_flow *f, const struct dcqcn_params *p, u32 line_kbps);
 void dcqcn_advance(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_ns);
 enum dcqcn_cnp_result dcqcn_on_cnp(struct dcqcn_flow *f,
 				   const struct dcqcn_params *p, u64 now_ns);
 void dcqcn_on_bytes_sent(struct dcqcn_flow *f, const struct dcqcn_params *p,
 			 u32 bytes, u64 now_ns);
-/* The earliest time at which dcqcn_advance() has something to do. */
+/*
+ * The earliest time at which dcqcn_advance() has something to do;
+ * DCQCN_NO_EVENT outside a flow.
+ */
+#define DCQCN_NO_EVENT (~0ULL)
 u64 dcqcn_next_event_ns(const struct dcqcn_flow *f);
 /*
- * Is the flow at rest: unlimited at its ceiling, alpha 0, no CNP pending?
- * Then neither time nor bytes sent change it, and the caller may skip
- * dcqcn_advance() and dcqcn_on_bytes_sent(): the alpha period grid they
- * would move on is caught up by the next call that is made.
+ * Is the QP at rest: in no flow, at its ceiling? Then neither time nor
+ * bytes sent change it, and the caller may skip dcqcn_advance() and
+ * dcqcn_on_bytes_sent(); only a CNP (or a lower ceiling) ends the rest.
  */
 bool dcqcn_at_rest(const struct dcqcn_flow *f, const struct dcqcn_params *p);
 

@@ -612,8 +612,7 @@ static int rxe_cc_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 	WRITE_ONCE(qp->max_rate_mbps, max_mbps);
 	WRITE_ONCE(qp->at_rest_gen, 0);
 	if (!rxe_cc_qp_rp_enabled(qp, cfg))
-		dcqcn_init(&qp->flow, rxe_cc_qp_params(qp, cfg, &buf), cfg->line_kbps,
-			   ktime_get_ns());
+		dcqcn_init(&qp->flow, rxe_cc_qp_params(qp, cfg, &buf), cfg->line_kbps);
 	spin_unlock_bh(&qp->lock);
 	err = 0;
 out:

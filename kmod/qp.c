@@ -50,7 +50,7 @@ struct rxe_cc_qp *rxe_cc_qp_create(struct rxe_cc_dev *dev, u32 qpn, const struct
 	skb_queue_head_init(&qp->queue);
 	RB_CLEAR_NODE(&qp->pacer_node);
 	/* A new QP has no overrides: its device's parameters are its own. */
-	dcqcn_init(&qp->flow, &cfg->rp, cfg->line_kbps, ktime_get_ns());
+	dcqcn_init(&qp->flow, &cfg->rp, cfg->line_kbps);
 
 	spin_lock_bh(&dev->qp_lock);
 	old = rxe_cc_qp_lookup(dev, qpn);

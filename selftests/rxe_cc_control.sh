@@ -3,7 +3,8 @@
 #
 # The control plane beyond parameters: a QP's own overrides (max-rate caps
 # it, dcqcn off makes it ignore CNPs, 0 and "device" give it back to its
-# device; a device's max-rate reaches its QPs in mid-flow), counter resets,
+# device; a device's max-rate reaches its QPs in mid-flow), a long-idle
+# QP's first CNP (DCQCN's alpha starts there), counter resets,
 # the monitor group (every CNP is an event; the rate limit holds and counts
 # what it drops), and namespace scoping. Each refused input changes nothing.
 
@@ -115,6 +116,46 @@ dev_max_rate() {
 	capped_then_free "$capped" "$free"
 }
 
+# A QP that ran uncongested for seconds, under the firmware's defaults
+# (alpha's period 1 us), gets one CNP: it begins a flow, alpha is
+# initial-alpha (1023) from that CNP on, and the cut takes Rc from 200 to
+# 200000 - (200000 * 1023 >> 11 = 99902) = 100098 kb/s, as for a new QP.
+# The CNP is made by hand, from the QP's peer, so that it is the only one.
+first_cnp_cuts() {
+	local rc=0
+	rocectl dcqcn set dev rxe1 preset mlx5 line-rate 200 || return 1
+	first_cnp_cut_seen || rc=1
+	rocectl dcqcn set dev rxe1 dce-tcp-rtt 400 || rc=1
+	return $rc
+}
+
+first_cnp_cut_seen() {
+	local mon events=/tmp/control-first-cnp.json cut handled
+	sleep 2
+	[ "$(qp_get '.limited')" = false ] && [ "$(qp_get '.alpha')" = 0 ] &&
+		[ "$(qp_get '.rate')" = 200 ] ||
+		fail "before its first CNP the QP is not at rest: $(qp_get '' | jq -c .)" ||
+		return 1
+	"$ROCECTL" -j monitor dev rxe1 >"$events" 2>/dev/null &
+	mon=$!
+	sleep 1
+	topo_sw python3 "$here/lib/roce_send.py" "$(topo_ip4 2)" "$(topo_ip4 1)" cnp \
+		--dest-qp "$flow_qpn" || { kill "$mon"; fail "could not send"; return 1; }
+	sleep 1
+	kill "$mon"
+	wait "$mon" 2>/dev/null
+	handled=$(jq -sc --argjson q "$flow_qpn" \
+		'[.[] | select(.qpn == $q and .event == "cnp-handled")]' "$events")
+	cut=$(jq -sc --argjson q "$flow_qpn" \
+		'[.[] | select(.qpn == $q and .event == "rate" and .reason == "cut")]' "$events")
+	ktap_info "cnp-handled: $handled; cut: $cut"
+	[ "$(jq length <<<"$handled")" = 1 ] && [ "$(jq '.[0].alpha' <<<"$handled")" = 1023 ] ||
+		fail "one CNP handled with alpha 1023 expected" || return 1
+	[ "$(jq length <<<"$cut")" = 1 ] &&
+		jq -e '.[0] | .["old-rate"] == 200 and .rate == 100.098' <<<"$cut" >/dev/null ||
+		fail "the first CNP must cut 200 Mb/s to 100.098"
+}
+
 # Through the marking port: with dcqcn off the QP ignores every CNP.
 qp_dcqcn_off() {
 	local handled ignored cuts rate
@@ -132,10 +173,13 @@ qp_dcqcn_off() {
 	rocectl qp set dev rxe1 qpn "$flow_qpn" dcqcn device || return 1
 	rocectl stats reset dev rxe1 qpn "$flow_qpn" || return 1
 	sleep 3
-	handled=$(qp_get '.stats["rp-cnp-handled"]')
-	cuts=$(qp_get '.stats["rp-rate-cuts"]')
+	# One read: a CNP cuts at most once, now or at its monitor period's end.
+	read -r handled cuts < <(qp_get '.stats | "\(.["rp-cnp-handled"]) \(.["rp-rate-cuts"])"' |
+		tr -d '"')
 	ktap_info "dcqcn device: handled $handled cuts $cuts"
-	[ "$handled" -gt 0 ] && [ "$cuts" -gt 0 ] || fail "dcqcn device did not react again"
+	[ "$handled" -gt 0 ] && [ "$cuts" -gt 0 ] || fail "dcqcn device did not react again" ||
+		return 1
+	[ "$cuts" -le "$handled" ] || fail "more cuts than CNPs handled"
 }
 
 overrides_unchanged() {
@@ -270,7 +314,7 @@ namespaced() {
 		fail "a set from another namespace changed rxe1"
 }
 
-ktap_plan 8
+ktap_plan 9
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 trap topo_teardown EXIT
 # On an emulated 200 Mb/s link: rates start from there, not from veth's 10G.
@@ -279,9 +323,13 @@ trap topo_teardown EXIT
 rocectl dcqcn set dev rxe1 line-rate 200 dce-tcp-rtt 400 &&
 	rocectl dcqcn set dev rxe2 line-rate 200 ||
 	{ echo "Bail out! line rate not set"; exit $KSFT_FAIL; }
+# The switch's own address, for a hand-made CNP.
+topo_sw ip addr add 10.77.0.250/24 dev br0
 # Without congestion, so that the QP's own rate shows.
 ktap_run "qp set max-rate caps the QP; 0 returns it to its device" with_flow qp_max_rate
 ktap_run "a device's max-rate set mid-flow caps its QPs; 0 frees them" with_flow dev_max_rate
+ktap_run "a QP's first CNP after seconds at rest cuts it to (1 - 1023/2048)" \
+	with_flow first_cnp_cuts
 # From here on a 50 Mb/s port that marks ECN.
 topo_bottleneck 2 50mbit red 30000 90000 0.1 400000 ||
 	{ echo "Bail out! bottleneck setup failed"; exit $KSFT_FAIL; }

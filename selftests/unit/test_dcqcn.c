@@ -28,9 +28,10 @@ static void test_first_cnp(void)
 	struct dcqcn_params p = dcqcn_preset_mlx5;
 	struct dcqcn_flow f;
 
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	tap_is(f.rc_kbps, LINE_10G, "new flow starts at line rate");
-	tap_is(f.alpha, 1023, "new flow starts at initial_alpha");
+	tap_is(f.alpha, 0, "no alpha before the first CNP");
+	tap_is(dcqcn_next_event_ns(&f), DCQCN_NO_EVENT, "no timers before the first CNP");
 
 	/*
 	 * cut = 10000000 * 1023 >> 11 = 10230000000 / 2048 = 4995117 (.1875)
@@ -42,16 +43,17 @@ static void test_first_cnp(void)
 	tap_is(f.rt_kbps, LINE_10G, "first CNP: Rt = old Rc");
 	tap_is(f.limited, 1, "first CNP starts rate limiting");
 	tap_is(f.cuts, 1, "first CNP counted as a cut");
+	tap_is(f.alpha, 1023, "first CNP loads initial_alpha");
 
 	/*
-	 * Alpha periods of 1 us. 1 us: CNP in the period,
-	 * 1023 * 1019 >> 10 = 1042437 >> 10 = 1018, + (1024 - 1019) = 1023.
-	 * 2 us: 1018. 3 us: 1018 * 1019 = 1037342 >> 10 = 1013.
+	 * Alpha periods of 1 us from the first CNP, which loaded alpha and
+	 * does not raise it again. 1 us: 1023 * 1019 = 1042437 >> 10 = 1018.
+	 * 2 us: 1018 * 1019 = 1037342 >> 10 = 1013. 3 us: 1032247 >> 10 = 1008.
 	 */
 	dcqcn_advance(&f, &p, 1 * US);
-	tap_is(f.alpha, 1023, "alpha after a period with a CNP");
+	tap_is(f.alpha, 1018, "the first CNP does not raise alpha at its period's end");
 	dcqcn_advance(&f, &p, 3 * US);
-	tap_is(f.alpha, 1013, "alpha decays without CNPs");
+	tap_is(f.alpha, 1008, "alpha decays without CNPs");
 
 	/*
 	 * Timer events every 300 us, F = 1, byte stage 0:
@@ -69,30 +71,83 @@ static void test_first_cnp(void)
 	tap_is(f.additive, 1, "600 us: one additive step");
 }
 
+/*
+ * A QP that sent for 10 ms without congestion is cut by its first CNP
+ * exactly as a new one (test_first_cnp): alpha starts at that CNP.
+ */
+static void test_late_first_cnp(void)
+{
+	struct dcqcn_params p = dcqcn_preset_mlx5;
+	struct dcqcn_flow f;
+	u64 t;
+
+	dcqcn_init(&f, &p, LINE_10G);
+	for (t = 0; t < 10000 * US; t += 100 * US)
+		dcqcn_on_bytes_sent(&f, &p, 1100, t);
+	dcqcn_advance(&f, &p, 10000 * US);
+	tap_is(dcqcn_at_rest(&f, &p), 1, "10 ms uncongested: at rest");
+	tap_is(dcqcn_on_cnp(&f, &p, 10000 * US), DCQCN_CNP_CUT, "late first CNP cuts");
+	tap_is(f.alpha, 1023, "late first CNP loads initial_alpha");
+	tap_is(f.rc_kbps, 5004883, "late first CNP: Rc as at t = 0");
+	tap_is(f.rt_kbps, LINE_10G, "late first CNP: Rt = old Rc");
+	tap_is(dcqcn_next_event_ns(&f), 10001 * US, "alpha's period starts at the first CNP");
+	dcqcn_advance(&f, &p, 10300 * US);
+	tap_is(f.rc_kbps, 7502442, "late first CNP: fast recovery 300 us later");
+	dcqcn_advance(&f, &p, 10600 * US);
+	tap_is(f.rc_kbps, 8751221, "late first CNP: additive increase 600 us later");
+}
+
+/*
+ * A flow ends when Rc is back at the line rate: its alpha is forgotten and
+ * the next CNP is a first CNP again, with initial_alpha. The gap to the
+ * line rate, 4995117 after the cut, halves (rounded up) at each 300 us
+ * timer event and closes within 23 (2^23 > 4995117).
+ */
+static void test_flow_ends(void)
+{
+	struct dcqcn_params p = dcqcn_preset_mlx5;
+	struct dcqcn_flow f;
+
+	dcqcn_init(&f, &p, LINE_10G);
+	dcqcn_on_cnp(&f, &p, 0);
+	dcqcn_advance(&f, &p, 23 * 300 * US);
+	tap_is(f.limited, 0, "recovered to the line rate: the flow ended");
+	tap_is(f.alpha, 0, "an ended flow has no alpha");
+	tap_is(dcqcn_at_rest(&f, &p), 1, "an ended flow is at rest");
+	tap_is(dcqcn_next_event_ns(&f), DCQCN_NO_EVENT, "an ended flow has no timers");
+	tap_is(dcqcn_on_cnp(&f, &p, 100000 * US), DCQCN_CNP_CUT, "the next CNP begins a flow");
+	tap_is(f.alpha, 1023, "a new flow's alpha is initial_alpha again");
+	tap_is(f.rc_kbps, 5004883, "a new flow is cut as the first was");
+	tap_is(f.cuts, 2, "two flows, two cuts");
+}
+
 static void test_rate_on_first_cnp(void)
 {
 	struct dcqcn_params p = dcqcn_preset_mlx5;
 	struct dcqcn_flow f;
 
 	p.rate_to_set_on_first_cnp_mbps = 1000;
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	tap_is(dcqcn_on_cnp(&f, &p, 0), DCQCN_CNP_FIRST_SET,
 	       "rate_to_set_on_first_cnp: first CNP sets the rate");
 	tap_is(f.rc_kbps, 1000000, "rate_to_set_on_first_cnp: Rc = 1000 Mb/s");
-	tap_is(f.rt_kbps, LINE_10G, "rate_to_set_on_first_cnp: Rt = old Rc");
+	tap_is(f.rt_kbps, 1000000, "rate_to_set_on_first_cnp: Rt = 1000 Mb/s too");
+	tap_is(f.alpha, 1023, "rate_to_set_on_first_cnp: alpha starts too");
 
 	/*
 	 * A second CNP of a limited flow is an ordinary cut, with the alpha
-	 * of 10 us later (g = 1019, a' = a * 1019 >> 10, periods of 1 us):
-	 * 1 us 1023 (CNP in the period), 2 us 1018, 3 us 1013, 4 us 1008,
-	 * 5 us 1027152 >> 10 = 1003, 6 us 998, 7 us 993, 8 us 988, 9 us 983,
-	 * 10 us 1001677 >> 10 = 978.
-	 * cut = 1000000 * 978 >> 11 = 477539, Rc = 522461.
+	 * of 10 us later (g = 1019, a' = a * 1019 >> 10, periods of 1 us, the
+	 * first CNP not counted): 1 us 1018, 2 us 1013, 3 us 1008,
+	 * 4 us 1027152 >> 10 = 1003, 5 us 998, 6 us 993, 7 us 988, 8 us 983,
+	 * 9 us 1001677 >> 10 = 978, 10 us 996582 >> 10 = 973.
+	 * cut = 1000000 * 973 >> 11 = 475097, Rc = 524903; stages 0 and no
+	 * clamping: Rt stays.
 	 */
 	tap_is(dcqcn_on_cnp(&f, &p, 10 * US), DCQCN_CNP_CUT,
 	       "rate_to_set_on_first_cnp: later CNPs cut");
-	tap_is(f.alpha, 978, "alpha after 9 periods without CNPs");
-	tap_is(f.rc_kbps, 522461, "rate_to_set_on_first_cnp: later cut by alpha");
+	tap_is(f.alpha, 973, "alpha after 10 periods without CNPs");
+	tap_is(f.rc_kbps, 524903, "rate_to_set_on_first_cnp: later cut by alpha");
+	tap_is(f.rt_kbps, 1000000, "rate_to_set_on_first_cnp: later cut keeps Rt");
 }
 
 static void test_alpha(void)
@@ -101,12 +156,16 @@ static void test_alpha(void)
 	struct dcqcn_flow f;
 
 	/*
-	 * g = 1020, periods of 55 us, alpha from 0, a CNP in each period:
+	 * g = 1020, periods of 55 us from the first CNP at 0, alpha from 0,
+	 * a CNP in each period after it (no increases to end the flow):
 	 * a' = a * 1020 >> 10 + 4:  0 -> 4; 4080 >> 10 = 3 -> 7;
 	 * 7140 >> 10 = 6 -> 10; 10200 >> 10 = 9 -> 13.
 	 */
 	p.initial_alpha = 0;
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	p.time_reset_us = DCQCN_TIME_MAX_US;
+	p.byte_reset = 0;
+	dcqcn_init(&f, &p, LINE_10G);
+	dcqcn_on_cnp(&f, &p, 0);
 	dcqcn_on_cnp(&f, &p, 1 * US);
 	dcqcn_advance(&f, &p, 55 * US);
 	tap_is(f.alpha, 4, "alpha rises on a CNP (0 -> 4)");
@@ -144,19 +203,19 @@ static void test_min_dec_fac(void)
 
 	/* gd 10: cut = Rc * 1023 / 1024 = 9990234, bound 50%: Rc = 5000000. */
 	p.gd = 10;
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0);
 	tap_is(f.rc_kbps, 5000000, "min_dec_fac 50 bounds the cut to half");
 
 	/* min_dec_fac 80: cut <= 10000000 * 20 / 100 = 2000000. */
 	p.min_dec_fac = 80;
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0);
 	tap_is(f.rc_kbps, 8000000, "min_dec_fac 80 keeps 80% of Rc");
 
 	/* min_dec_fac 100 allows no cut at all. */
 	p.min_dec_fac = 100;
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0);
 	tap_is(f.rc_kbps, LINE_10G, "min_dec_fac 100 leaves Rc unchanged");
 }
@@ -168,7 +227,7 @@ static void test_min_max_rate(void)
 
 	/* The cut would give 5004883, the floor is 6000 Mb/s. */
 	p.min_rate_mbps = 6000;
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0);
 	tap_is(f.rc_kbps, 6000000, "min_rate is the floor of Rc");
 
@@ -178,7 +237,7 @@ static void test_min_max_rate(void)
 	 */
 	p = mlx5_fixed_alpha();
 	p.max_rate_mbps = 2000;
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	tap_is(f.rc_kbps, 2000000, "max_rate is the ceiling of a new flow");
 	dcqcn_on_cnp(&f, &p, 0);
 	tap_is(f.rc_kbps, 1000977, "cut from the max_rate ceiling");
@@ -209,27 +268,27 @@ static void test_clamp(void)
 	 * Rc = 5004883 - (5004883 * 1023 >> 11 = 5119995309 / 2048 = 2499997)
 	 *    = 2504886; the bound 2502441 does not bind.
 	 */
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0);
 	dcqcn_on_cnp(&f, &p, 100 * US);
 	tap_is(f.rc_kbps, 2504886, "second cut by alpha / 2");
 	tap_is(f.rt_kbps, LINE_10G, "no clamp, stages 0: Rt kept");
 
 	p.clamp_tgt_rate = 1;
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0);
 	dcqcn_on_cnp(&f, &p, 100 * US);
 	tap_is(f.rt_kbps, 5004883, "clamp_tgt_rate: Rt = Rc on every cut");
 
 	/* clamp_tgt_rate_ati after one timer event (300 us: Rc = 7502442). */
 	p = mlx5_fixed_alpha();
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0);
 	dcqcn_on_cnp(&f, &p, 350 * US);
 	tap_is(f.rt_kbps, 7502442, "clamp_tgt_rate_ati: Rt = Rc once the timer stage > 0");
 
 	p.clamp_tgt_rate_ati = 0;
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0);
 	dcqcn_on_cnp(&f, &p, 350 * US);
 	tap_is(f.rt_kbps, LINE_10G, "no clamp_tgt_rate_ati: Rt kept after a timer event");
@@ -267,7 +326,7 @@ static void test_increase_stages(void)
 	char name[80];
 	unsigned int i;
 
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0);
 	dcqcn_on_cnp(&f, &p, 10 * US);
 	tap_is(f.rt_kbps, 5004883, "stages: clamped Rt after the second cut");
@@ -306,7 +365,7 @@ static void test_byte_counter(void)
 	 */
 	p.byte_reset = 16;
 	p.time_reset_us = DCQCN_TIME_MAX_US;
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0);
 	dcqcn_on_cnp(&f, &p, 10 * US);
 	dcqcn_on_bytes_sent(&f, &p, 1023, 11 * US);
@@ -327,23 +386,71 @@ static void test_byte_counter(void)
 	tap_is(f.byte_stage, 10, "several byte events in one call");
 }
 
+/*
+ * CNPs 1 us apart against the 4 us monitor period, alpha frozen at 1023:
+ * the CNP at 0 cuts; those at 1, 2, 3 wait and cut once at 4; those at
+ * 4 .. 7 once at 8; 8 and 9 at 12. Each cut takes Rc * 1023 >> 11:
+ *   0: 10000000 - 4995117 = 5004883
+ *   4: 5004883 - 2499997 = 2504886
+ *   8: 2504886 - (2562498378 >> 11 = 1251219) = 1253667
+ *  12: 1253667 - (1282501341 >> 11 = 626221) = 627446
+ * Rt stays at the line rate: stages 0, no clamping.
+ */
 static void test_monitor_period(void)
 {
 	struct dcqcn_params p = mlx5_fixed_alpha();
 	struct dcqcn_flow f;
+	unsigned int deferred = 0, cuts_by_299 = 0;
+	u64 t;
 
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
+	tap_is(dcqcn_on_cnp(&f, &p, 0), DCQCN_CNP_CUT, "CNP at 0 cuts");
+	for (t = 1; t <= 3; t++)
+		deferred += dcqcn_on_cnp(&f, &p, t * US) == DCQCN_CNP_DEFERRED;
+	tap_is(deferred, 3, "CNPs at 1, 2, 3 us wait for the period's end");
+	tap_is(f.rc_kbps, 5004883, "a deferred CNP leaves Rc alone until then");
+	tap_is(dcqcn_next_event_ns(&f), 4 * US, "the deferred cut is the next event");
+	tap_is(dcqcn_on_cnp(&f, &p, 4 * US), DCQCN_CNP_DEFERRED,
+	       "CNP at the period's end: the waiting cut first, then it waits");
+	tap_is(f.cuts, 2, "one cut for the CNPs at 1..3 us, at 4 us");
+	tap_is(f.rc_kbps, 2504886, "the cut at 4 us");
+	for (t = 5; t <= 9; t++)
+		dcqcn_on_cnp(&f, &p, t * US);
+	tap_is(f.rc_kbps, 1253667, "the cut at 8 us");
+	dcqcn_advance(&f, &p, 12 * US);
+	tap_is(f.cuts, 4, "CNPs at 0..9 us: cuts at 0, 4, 8, 12 us");
+	tap_is(f.rc_kbps, 627446, "the cut at 12 us: none lost");
+	tap_is(f.cnp_deferred, 9, "nine CNPs deferred");
+	tap_is(f.rt_kbps, LINE_10G, "deferred cuts follow the clamping rules");
+
+	/*
+	 * CNPs every 3 us from 0 to 297 us: every 4 us period holds one, so
+	 * there is a cut at each multiple of 4 us below 300: 75 (dropping
+	 * the CNPs inside a period instead cut every 6 us: 50).
+	 */
+	dcqcn_init(&f, &p, LINE_10G);
+	for (t = 0; t < 300; t += 3)
+		dcqcn_on_cnp(&f, &p, t * US);
+	dcqcn_advance(&f, &p, 299 * US);
+	cuts_by_299 = f.cuts;
+	tap_is(cuts_by_299, 75, "CNPs every 3 us: 75 cuts in 300 us");
+	tap_is(f.cnp_deferred, 99, "CNPs every 3 us: all but the first deferred");
+
+	/*
+	 * The deferred cut takes the alpha of its own time. mlx5 defaults:
+	 * CNP at 0 (alpha 1023), CNP at 2 us; alpha at 1 us 1018, 2 us 1013,
+	 * 3 us (CNP at 2) 1008 + 5 = 1013, 4 us 1008. The cut at 4 us:
+	 * 5004883 * 1008 >> 11 = 2463340, Rc = 2541543.
+	 */
+	p = dcqcn_preset_mlx5;
+	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0);
-	tap_is(dcqcn_on_cnp(&f, &p, 2 * US), DCQCN_CNP_IGNORED_MONITOR,
-	       "CNP 2 us after a cut is inside the 4 us monitor period");
-	tap_is(f.rc_kbps, 5004883, "ignored CNP leaves Rc alone");
-	tap_is(f.monitor_ignored, 1, "ignored CNP counted");
-	tap_is(dcqcn_on_cnp(&f, &p, 4 * US), DCQCN_CNP_CUT,
-	       "CNP 4 us after a cut cuts again");
-	tap_is(f.cuts, 2, "two cuts counted");
+	dcqcn_on_cnp(&f, &p, 2 * US);
+	dcqcn_advance(&f, &p, 4 * US);
+	tap_is(f.rc_kbps, 2541543, "a deferred cut uses alpha at the period's end");
 
 	p.rate_reduce_monitor_period_us = 0;
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0);
 	tap_is(dcqcn_on_cnp(&f, &p, 0), DCQCN_CNP_CUT,
 	       "monitor period 0: every CNP cuts");
@@ -359,12 +466,12 @@ static void test_recovery_ends(void)
 	 * timer event; it is 4995117 after the cut, so it closes within
 	 * 23 events (2^23 > 4995117): by 23 * 300 us the flow is unlimited.
 	 */
-	dcqcn_init(&f, &p, LINE_10G, 0);
+	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0);
 	dcqcn_advance(&f, &p, 23 * 300 * US);
 	tap_is(f.rc_kbps, LINE_10G, "recovery reaches the line rate");
 	tap_is(f.limited, 0, "recovered flow is no longer limited");
-	tap_is(dcqcn_next_event_ns(&f), f.alpha_next_ns,
+	tap_is(dcqcn_next_event_ns(&f), DCQCN_NO_EVENT,
 	       "recovered flow has no timer event pending");
 }
 
@@ -373,21 +480,13 @@ static void test_at_rest(void)
 	struct dcqcn_params p = dcqcn_preset_mlx5;
 	struct dcqcn_flow f, before;
 
-	dcqcn_init(&f, &p, LINE_10G, 0);
-	tap_is(dcqcn_at_rest(&f, &p), 0, "a new flow is not at rest: alpha is 1023");
+	dcqcn_init(&f, &p, LINE_10G);
+	tap_is(dcqcn_at_rest(&f, &p), 1, "a new QP is at rest: no flow before a CNP");
 
-	/*
-	 * Each 1 us period takes ceil(alpha * 5 / 1024) >= 1 off alpha, so
-	 * it is 0 within 1023 periods; 2000 us is past that.
-	 */
-	dcqcn_advance(&f, &p, 2000 * US);
-	tap_is(dcqcn_at_rest(&f, &p), 1, "unlimited flow with alpha 0 is at rest");
-
-	/* At rest, time and bytes change nothing but the alpha period grid. */
+	/* At rest, time and bytes change nothing. */
 	before = f;
 	dcqcn_on_bytes_sent(&f, &p, 1500, 5000 * US);
 	dcqcn_advance(&f, &p, 9000 * US);
-	before.alpha_next_ns = f.alpha_next_ns;
 	tap_is(memcmp(&before, &f, sizeof(f)), 0, "a flow at rest stays as it is");
 
 	p.max_rate_mbps = 1000;
@@ -395,16 +494,16 @@ static void test_at_rest(void)
 	p.max_rate_mbps = 0;
 
 	/*
-	 * Calls skipped since 9000 us: a CNP at 1000000.5 us catches the
-	 * grid up to the next multiple of 1 us, 1000001 us, where alpha
-	 * becomes 0 * 1019 / 1024 + (1024 - 1019) = 5.
+	 * A CNP at 1000000.5 us begins a flow: alpha 1023 at once, its
+	 * period from there, 1000001.5 us, where it becomes
+	 * 1023 * 1019 >> 10 = 1018.
 	 */
 	dcqcn_on_cnp(&f, &p, 1000000 * US + 500);
 	tap_is(dcqcn_at_rest(&f, &p), 0, "a CNP ends the rest");
-	tap_is(dcqcn_next_event_ns(&f), 1000001 * US,
-	       "after skipped calls the next alpha update is back on its grid");
-	dcqcn_advance(&f, &p, 1000001 * US);
-	tap_is(f.alpha, 5, "the CNP raises alpha at the period's end");
+	tap_is(dcqcn_next_event_ns(&f), 1000001 * US + 500,
+	       "the next alpha update is one period after the CNP");
+	dcqcn_advance(&f, &p, 1000001 * US + 500);
+	tap_is(f.alpha, 1018, "alpha decays from the CNP on");
 }
 
 static void test_validation(void)
@@ -475,7 +574,7 @@ static void test_extremes(void)
 	p.rate_reduce_monitor_period_us = 0;
 	tap_is(dcqcn_params_check(&p), (u64)-1, "extreme parameters are legal");
 
-	dcqcn_init(&f, &p, line, 0);
+	dcqcn_init(&f, &p, line);
 	dcqcn_on_cnp(&f, &p, 0);
 	tap_is(f.rc_kbps, 4000000, "400G: cut bounded to 99% without overflow");
 	/* First timer event at 1 us, stages (0, 0): fast recovery,
@@ -500,6 +599,8 @@ static void test_extremes(void)
 int main(void)
 {
 	test_first_cnp();
+	test_late_first_cnp();
+	test_flow_ends();
 	test_rate_on_first_cnp();
 	test_alpha();
 	test_min_dec_fac();

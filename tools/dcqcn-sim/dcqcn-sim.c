@@ -59,8 +59,12 @@ static void usage(FILE *f)
 		"  -L, --list             list the parameters with units, ranges and presets\n"
 		"  -h, --help\n"
 		"\n"
-		"Example: one CNP at t=0 on a 10 Gb/s flow, firmware defaults:\n"
-		"  dcqcn-sim -p mlx5 -l 10000 -c once:0 -d 8000\n");
+		"Examples: one CNP at t=0 on a 10 Gb/s flow, firmware defaults:\n"
+		"  dcqcn-sim -p mlx5 -l 10000 -c once:0 -d 8000\n"
+		"the same flow's first CNP after 5 ms uncongested: the same cut\n"
+		"  dcqcn-sim -p mlx5 -l 10000 -c once:5000 -d 13000\n"
+		"CNPs every 3 us: one cut per 4 us monitor period, the rest deferred\n"
+		"  dcqcn-sim -p mlx5 -c periodic:0:3:100 -d 320\n");
 }
 
 static int parse_u64(const char *s, u64 *out)
@@ -233,16 +237,26 @@ static void print_row(u64 t_ns, const struct dcqcn_flow *f, const char *event)
 	       f->alpha, f->timer_stage, f->byte_stage, event);
 }
 
-/* Names what changed between two states of the flow, "+"-joined. */
+/* Appends NAME to the "+"-joined list in BUF. */
+static void name_add(char *buf, size_t len, size_t *used, const char *name)
+{
+	if (*used < len)
+		*used += snprintf(buf + *used, len - *used, "%s%s", *used ? "+" : "", name);
+}
+
+/*
+ * Names what changed between two states of the flow, "+"-joined; ON_CNP
+ * when a CNP made the change, so that a cut it deferred is told apart.
+ */
 static const char *describe(const struct dcqcn_flow *a, const struct dcqcn_flow *b,
-			    char *buf, size_t len)
+			    bool on_cnp, char *buf, size_t len)
 {
 	static const struct {
 		size_t off;
 		const char *name;
 	} counters[] = {
 		{ offsetof(struct dcqcn_flow, first_cnp_sets), "cnp-first-rate" },
-		{ offsetof(struct dcqcn_flow, monitor_ignored), "cnp-ignored" },
+		{ offsetof(struct dcqcn_flow, cnp_deferred), "cnp-deferred" },
 		{ offsetof(struct dcqcn_flow, fast_recovery), "fast-recovery" },
 		{ offsetof(struct dcqcn_flow, additive), "additive" },
 		{ offsetof(struct dcqcn_flow, hyper), "hyper" },
@@ -250,18 +264,20 @@ static const char *describe(const struct dcqcn_flow *a, const struct dcqcn_flow 
 	size_t i, used = 0;
 
 	buf[0] = '\0';
+	if (!a->limited && b->limited)
+		name_add(buf, len, &used, "first-cnp");
 	if (b->cuts != a->cuts && b->first_cnp_sets == a->first_cnp_sets)
-		used += snprintf(buf + used, len - used, "cnp-cut");
+		name_add(buf, len, &used, on_cnp && b->cnp_deferred == a->cnp_deferred ?
+					  "cnp-cut" : "deferred-cut");
 	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
 		u32 ca = *(const u32 *)((const char *)a + counters[i].off);
 		u32 cb = *(const u32 *)((const char *)b + counters[i].off);
 
-		if (ca != cb && used < len)
-			used += snprintf(buf + used, len - used, "%s%s", used ? "+" : "",
-					 counters[i].name);
+		if (ca != cb)
+			name_add(buf, len, &used, counters[i].name);
 	}
-	if (a->limited && !b->limited && used < len)
-		snprintf(buf + used, len - used, "%srecovered", used ? "+" : "");
+	if (a->limited && !b->limited)
+		name_add(buf, len, &used, "recovered");
 	return buf;
 }
 
@@ -277,8 +293,9 @@ static void simulate(struct sim *s)
 	u64 now = 0, next_tx = 0, next_sample = s->sample_ns ? 0 : never, t;
 	size_t next_cnp = 0;
 	char what[96];
+	bool on_cnp;
 
-	dcqcn_init(&f, &s->params, s->line_mbps * DCQCN_KBPS_PER_MBPS, 0);
+	dcqcn_init(&f, &s->params, s->line_mbps * DCQCN_KBPS_PER_MBPS);
 	qsort(s->cnps.t_ns, s->cnps.n, sizeof(u64), cmp_u64);
 	printf("time_us,rc_mbps,rt_mbps,alpha,timer_stage,byte_stage,event\n");
 	print_row(0, &f, "start");
@@ -294,7 +311,8 @@ static void simulate(struct sim *s)
 		before = f;
 
 		/* At equal times: a CNP first, then the timers, then a packet. */
-		if (next_cnp < s->cnps.n && s->cnps.t_ns[next_cnp] == now) {
+		on_cnp = next_cnp < s->cnps.n && s->cnps.t_ns[next_cnp] == now;
+		if (on_cnp) {
 			next_cnp++;
 			dcqcn_on_cnp(&f, &s->params, now);
 		} else if (next_tx == now) {
@@ -303,7 +321,7 @@ static void simulate(struct sim *s)
 		} else {
 			dcqcn_advance(&f, &s->params, now);
 		}
-		describe(&before, &f, what, sizeof(what));
+		describe(&before, &f, on_cnp, what, sizeof(what));
 		if (what[0])
 			print_row(now, &f, what);
 		if (next_sample == now) {
