@@ -190,13 +190,19 @@ static u64 us_to_ns(u32 us)
 	return (u64)us * DCQCN_NS_PER_US;
 }
 
+/* The increase stages start over: after a cut, and when a flow ends. */
+static void restart_stages(struct dcqcn_flow *f)
+{
+	f->timer_stage = 0;
+	f->byte_stage = 0;
+	f->byte_count = 0;
+}
+
 /* Back at the ceiling with no cut pending: the flow is over. */
 static void end_flow(struct dcqcn_flow *f)
 {
 	f->limited = 0;
-	f->timer_stage = 0;
-	f->byte_stage = 0;
-	f->byte_count = 0;
+	restart_stages(f);
 	f->alpha = 0;
 	f->cnp_in_period = 0;
 }
@@ -264,9 +270,7 @@ static void cut_rate(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now
 	f->cuts++;
 	f->limited = 1;
 	f->cut_pending = 0;
-	f->timer_stage = 0;
-	f->byte_stage = 0;
-	f->byte_count = 0;
+	restart_stages(f);
 	f->timer_next_ns = now_ns + us_to_ns(p->time_reset_us);
 	f->cut_next_ns = now_ns + us_to_ns(p->rate_reduce_monitor_period_us);
 }
