@@ -213,7 +213,8 @@ static void end_flow(struct dcqcn_flow *f)
  * event, so that after a cut the first F events are fast recovery, as in
  * the paper; then the firing counter's stage goes up.
  */
-static void rate_increase(struct dcqcn_flow *f, const struct dcqcn_params *p, u8 *stage)
+static void rate_increase(struct dcqcn_flow *f, const struct dcqcn_params *p, u8 *stage,
+			  struct dcqcn_steps *steps)
 {
 	u32 ceil = ceiling_kbps(f, p);
 	u8 lo = f->timer_stage, hi = f->timer_stage;
@@ -225,12 +226,12 @@ static void rate_increase(struct dcqcn_flow *f, const struct dcqcn_params *p, u8
 	}
 	if (lo > p->threshold) {
 		rt += (u64)p->hai_rate_mbps * DCQCN_KBPS_PER_MBPS;
-		f->hyper++;
+		steps->hyper++;
 	} else if (hi >= p->threshold) {
 		rt += (u64)p->ai_rate_mbps * DCQCN_KBPS_PER_MBPS;
-		f->additive++;
+		steps->additive++;
 	} else {
-		f->fast_recovery++;
+		steps->fast_recovery++;
 	}
 	if (*stage < 255)
 		(*stage)++;
@@ -247,7 +248,7 @@ static void rate_increase(struct dcqcn_flow *f, const struct dcqcn_params *p, u8
  * and may set rate_to_set_on_first_cnp instead.
  */
 static void cut_rate(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_ns,
-		     bool first)
+		     bool first, struct dcqcn_steps *steps)
 {
 	u32 ceil = ceiling_kbps(f, p), lo = floor_kbps(f, p);
 	u64 cut, bound;
@@ -256,7 +257,7 @@ static void cut_rate(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now
 		f->rc_kbps = clamp_rate((u64)p->rate_to_set_on_first_cnp_mbps *
 					DCQCN_KBPS_PER_MBPS, lo, ceil);
 		f->rt_kbps = f->rc_kbps;
-		f->first_cnp_sets++;
+		steps->first_cnp_sets++;
 	} else {
 		if (first || p->clamp_tgt_rate || f->byte_stage > 0 ||
 		    (p->clamp_tgt_rate_ati && f->timer_stage > 0))
@@ -267,7 +268,7 @@ static void cut_rate(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now
 			cut = bound;
 		f->rc_kbps = clamp_rate(f->rc_kbps - cut, lo, ceil);
 	}
-	f->cuts++;
+	steps->cuts++;
 	f->limited = 1;
 	f->cut_pending = 0;
 	restart_stages(f);
@@ -302,7 +303,8 @@ static void advance_alpha(struct dcqcn_flow *f, const struct dcqcn_params *p, u6
 }
 
 /* Timer events up to NOW_NS; false if it stopped short at the cap. */
-static bool advance_timer(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_ns)
+static bool advance_timer(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_ns,
+			  struct dcqcn_steps *steps)
 {
 	u32 events = 0;
 
@@ -310,7 +312,7 @@ static bool advance_timer(struct dcqcn_flow *f, const struct dcqcn_params *p, u6
 		if (events++ == DCQCN_MAX_EVENTS_PER_CALL)
 			return false;
 		f->timer_next_ns += us_to_ns(p->time_reset_us);
-		rate_increase(f, p, &f->timer_stage);
+		rate_increase(f, p, &f->timer_stage, steps);
 	}
 	return true;
 }
@@ -324,7 +326,8 @@ void dcqcn_init(struct dcqcn_flow *f, const struct dcqcn_params *p, u32 line_kbp
 	f->rt_kbps = f->rc_kbps;
 }
 
-void dcqcn_advance(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_ns)
+void dcqcn_advance(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_ns,
+		   struct dcqcn_steps *steps)
 {
 	u32 ceil = ceiling_kbps(f, p);
 
@@ -341,12 +344,12 @@ void dcqcn_advance(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_n
 	 */
 	if (f->cut_pending && f->cut_next_ns <= now_ns) {
 		advance_alpha(f, p, f->cut_next_ns);
-		if (!advance_timer(f, p, f->cut_next_ns))
+		if (!advance_timer(f, p, f->cut_next_ns, steps))
 			return;
-		cut_rate(f, p, f->cut_next_ns, false);
+		cut_rate(f, p, f->cut_next_ns, false, steps);
 	}
 	advance_alpha(f, p, now_ns);
-	advance_timer(f, p, now_ns);
+	advance_timer(f, p, now_ns, steps);
 }
 
 u64 dcqcn_next_event_ns(const struct dcqcn_flow *f)
@@ -369,17 +372,17 @@ bool dcqcn_at_rest(const struct dcqcn_flow *f, const struct dcqcn_params *p)
 	return !f->limited && f->rc_kbps == ceil && f->rt_kbps <= ceil;
 }
 
-enum dcqcn_cnp_result dcqcn_on_cnp(struct dcqcn_flow *f,
-				   const struct dcqcn_params *p, u64 now_ns)
+enum dcqcn_cnp_result dcqcn_on_cnp(struct dcqcn_flow *f, const struct dcqcn_params *p,
+				   u64 now_ns, struct dcqcn_steps *steps)
 {
-	dcqcn_advance(f, p, now_ns);
+	dcqcn_advance(f, p, now_ns, steps);
 
 	if (!f->limited) {
 		/* The flow's first CNP: alpha is this value, not raised again. */
 		f->alpha = p->initial_alpha;
 		f->alpha_next_ns = now_ns + us_to_ns(p->dce_tcp_rtt_us);
 		f->cnp_in_period = 0;
-		cut_rate(f, p, now_ns, true);
+		cut_rate(f, p, now_ns, true, steps);
 		return p->rate_to_set_on_first_cnp_mbps ? DCQCN_CNP_FIRST_SET : DCQCN_CNP_CUT;
 	}
 	f->cnp_in_period = 1;
@@ -387,27 +390,27 @@ enum dcqcn_cnp_result dcqcn_on_cnp(struct dcqcn_flow *f,
 	if (f->cut_pending ||
 	    (p->rate_reduce_monitor_period_us && now_ns < f->cut_next_ns)) {
 		f->cut_pending = 1;
-		f->cnp_deferred++;
+		steps->cnp_deferred++;
 		return DCQCN_CNP_DEFERRED;
 	}
-	cut_rate(f, p, now_ns, false);
+	cut_rate(f, p, now_ns, false, steps);
 	return DCQCN_CNP_CUT;
 }
 
 void dcqcn_on_bytes_sent(struct dcqcn_flow *f, const struct dcqcn_params *p,
-			 u32 bytes, u64 now_ns)
+			 u32 bytes, u64 now_ns, struct dcqcn_steps *steps)
 {
 	u64 unit = (u64)p->byte_reset * DCQCN_BYTE_RESET_UNIT;
 	u64 count;
 	u32 events = 0;
 
-	dcqcn_advance(f, p, now_ns);
+	dcqcn_advance(f, p, now_ns, steps);
 	if (!f->limited || !unit)
 		return;
 	count = (u64)f->byte_count + bytes;
 	while (f->limited && count >= unit && events++ < DCQCN_MAX_EVENTS_PER_CALL) {
 		count -= unit;
-		rate_increase(f, p, &f->byte_stage);
+		rate_increase(f, p, &f->byte_stage, steps);
 	}
 	/*
 	 * Bytes beyond what was processed wait for the next call; only a

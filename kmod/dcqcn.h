@@ -123,9 +123,7 @@ void dcqcn_param_set(struct dcqcn_params *p, enum dcqcn_param_id id, u32 value);
 int dcqcn_params_check(const struct dcqcn_params *p);
 
 /*
- * Per-flow (per-QP) state: 72 bytes, so 10000 QPs cost under 1 MiB.
- * Counters are u32: at one increase event per 1 us timer period they wrap
- * after an hour, so readers accumulate deltas, not absolute values.
+ * Per-flow (per-QP) state: 48 bytes, so 10000 QPs cost under 0.5 MiB.
  *
  * A QP is in a flow (limited) from a CNP that finds it at rest until its
  * Rc is back at the ceiling with no cut pending; alpha, the alpha period
@@ -145,15 +143,25 @@ struct dcqcn_flow {
 	u8 limited;		/* in a flow: cut since it was last at rest */
 	u8 cnp_in_period;	/* a CNP arrived in this alpha period */
 	u8 cut_pending;		/* a CNP inside the monitor period: cut at its end */
-	u32 cuts;		/* rate cuts applied */
+};
+
+static_assert(sizeof(struct dcqcn_flow) <= 48, "dcqcn_flow grew past 48 bytes");
+
+/*
+ * What the calls below did to a flow, added to the caller's tally: the
+ * caller counts and reports from it, and need not compare states. One call
+ * takes at most two cuts (a deferred one and its own) and a bounded number
+ * of increase steps (DCQCN_MAX_EVENTS_PER_CALL per loop); a tally kept
+ * across calls is u32 and wraps like any counter.
+ */
+struct dcqcn_steps {
+	u32 cuts;		/* rate cuts applied, deferred ones included */
 	u32 first_cnp_sets;	/* cuts that were rate_to_set_on_first_cnp */
-	u32 fast_recovery;	/* increase events per stage kind */
+	u32 fast_recovery;	/* increase steps, by kind */
 	u32 additive;
 	u32 hyper;
 	u32 cnp_deferred;	/* CNPs inside the monitor period, cut at its end */
 };
-
-static_assert(sizeof(struct dcqcn_flow) <= 72, "dcqcn_flow grew past 72 bytes");
 
 enum dcqcn_cnp_result {
 	DCQCN_CNP_CUT,			/* the rate was cut */
@@ -170,11 +178,13 @@ enum dcqcn_cnp_result {
 
 /* A QP at rest at its ceiling: no flow until a CNP comes. */
 void dcqcn_init(struct dcqcn_flow *f, const struct dcqcn_params *p, u32 line_kbps);
-void dcqcn_advance(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_ns);
-enum dcqcn_cnp_result dcqcn_on_cnp(struct dcqcn_flow *f,
-				   const struct dcqcn_params *p, u64 now_ns);
+/* Each of these adds what it did to *STEPS. */
+void dcqcn_advance(struct dcqcn_flow *f, const struct dcqcn_params *p, u64 now_ns,
+		   struct dcqcn_steps *steps);
+enum dcqcn_cnp_result dcqcn_on_cnp(struct dcqcn_flow *f, const struct dcqcn_params *p,
+				   u64 now_ns, struct dcqcn_steps *steps);
 void dcqcn_on_bytes_sent(struct dcqcn_flow *f, const struct dcqcn_params *p,
-			 u32 bytes, u64 now_ns);
+			 u32 bytes, u64 now_ns, struct dcqcn_steps *steps);
 /*
  * The earliest time at which dcqcn_advance() has something to do;
  * DCQCN_NO_EVENT outside a flow.

@@ -111,15 +111,15 @@ const struct dcqcn_params *rxe_cc_qp_params(const struct rxe_cc_qp *qp,
 }
 
 /* Which kind of step moved the rate; in one step a cut outranks increases. */
-static int rxe_cc_rate_reason(const struct dcqcn_flow *f, u32 cuts, u32 fr, u32 ai, u32 hai)
+static int rxe_cc_rate_reason(const struct dcqcn_steps *steps)
 {
-	if (f->cuts != cuts)
+	if (steps->cuts)
 		return RXE_CC_RATE_CUT;
-	if (f->hyper != hai)
+	if (steps->hyper)
 		return RXE_CC_RATE_HYPER;
-	if (f->additive != ai)
+	if (steps->additive)
 		return RXE_CC_RATE_ADDITIVE;
-	if (f->fast_recovery != fr)
+	if (steps->fast_recovery)
 		return RXE_CC_RATE_FAST_RECOVERY;
 	return RXE_CC_RATE_CEILING;
 }
@@ -131,37 +131,35 @@ static int rxe_cc_rate_reason(const struct dcqcn_flow *f, u32 cuts, u32 fr, u32 
 static void rxe_cc_qp_step(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 			   int event, u32 bytes, u64 now_ns)
 {
+	struct dcqcn_steps steps = {};
 	struct dcqcn_flow *f = &qp->flow;
-	u32 cuts = f->cuts, fr = f->fast_recovery, ai = f->additive, hai = f->hyper;
 	u32 old_kbps = f->rc_kbps;
 
 	switch (event) {
 	case RXE_CC_DCQCN_CNP:
-		dcqcn_on_cnp(f, p, now_ns);
+		dcqcn_on_cnp(f, p, now_ns, &steps);
 		break;
 	case RXE_CC_DCQCN_SENT:
-		dcqcn_on_bytes_sent(f, p, bytes, now_ns);
+		dcqcn_on_bytes_sent(f, p, bytes, now_ns, &steps);
 		break;
 	default:
-		dcqcn_advance(f, p, now_ns);
+		dcqcn_advance(f, p, now_ns, &steps);
 		break;
 	}
 	/*
-	 * u32 differences stay right across a wrap of the core's counters. A
-	 * decrease counts when Rc went down: a cut by an alpha that decayed
+	 * A decrease counts when Rc went down: a cut by an alpha that decayed
 	 * to nothing, or at the floor, leaves the rate where it was.
 	 */
-	if (f->cuts != cuts && f->rc_kbps < old_kbps)
+	if (steps.cuts && f->rc_kbps < old_kbps)
 		rxe_cc_qp_count(qp, RXE_CC_A_STAT_RATE_CUTS, 1);
-	if (f->fast_recovery != fr)
-		rxe_cc_qp_count(qp, RXE_CC_A_STAT_FAST_RECOVERY, (u32)(f->fast_recovery - fr));
-	if (f->additive != ai)
-		rxe_cc_qp_count(qp, RXE_CC_A_STAT_ADDITIVE, (u32)(f->additive - ai));
-	if (f->hyper != hai)
-		rxe_cc_qp_count(qp, RXE_CC_A_STAT_HYPER, (u32)(f->hyper - hai));
+	if (steps.fast_recovery)
+		rxe_cc_qp_count(qp, RXE_CC_A_STAT_FAST_RECOVERY, steps.fast_recovery);
+	if (steps.additive)
+		rxe_cc_qp_count(qp, RXE_CC_A_STAT_ADDITIVE, steps.additive);
+	if (steps.hyper)
+		rxe_cc_qp_count(qp, RXE_CC_A_STAT_HYPER, steps.hyper);
 	if (f->rc_kbps != old_kbps)
-		rxe_cc_monitor_rate_change(qp, old_kbps,
-					   rxe_cc_rate_reason(f, cuts, fr, ai, hai), now_ns);
+		rxe_cc_monitor_rate_change(qp, old_kbps, rxe_cc_rate_reason(&steps), now_ns);
 }
 
 /*

@@ -245,37 +245,34 @@ static void name_add(char *buf, size_t len, size_t *used, const char *name)
 }
 
 /*
- * Names what changed between two states of the flow, "+"-joined; ON_CNP
- * when a CNP made the change, so that a cut it deferred is told apart.
+ * Names what one call did (STEPS) and how the flow changed from A to B,
+ * "+"-joined; ON_CNP when the call was a CNP's, so that a cut it deferred
+ * is told apart.
  */
 static const char *describe(const struct dcqcn_flow *a, const struct dcqcn_flow *b,
-			    bool on_cnp, char *buf, size_t len)
+			    const struct dcqcn_steps *steps, bool on_cnp, char *buf, size_t len)
 {
-	static const struct {
-		size_t off;
+	const struct {
+		u32 n;
 		const char *name;
-	} counters[] = {
-		{ offsetof(struct dcqcn_flow, first_cnp_sets), "cnp-first-rate" },
-		{ offsetof(struct dcqcn_flow, cnp_deferred), "cnp-deferred" },
-		{ offsetof(struct dcqcn_flow, fast_recovery), "fast-recovery" },
-		{ offsetof(struct dcqcn_flow, additive), "additive" },
-		{ offsetof(struct dcqcn_flow, hyper), "hyper" },
+	} kinds[] = {
+		{ steps->first_cnp_sets, "cnp-first-rate" },
+		{ steps->cnp_deferred, "cnp-deferred" },
+		{ steps->fast_recovery, "fast-recovery" },
+		{ steps->additive, "additive" },
+		{ steps->hyper, "hyper" },
 	};
 	size_t i, used = 0;
 
 	buf[0] = '\0';
 	if (!a->limited && b->limited)
 		name_add(buf, len, &used, "first-cnp");
-	if (b->cuts != a->cuts && b->first_cnp_sets == a->first_cnp_sets)
-		name_add(buf, len, &used, on_cnp && b->cnp_deferred == a->cnp_deferred ?
+	if (steps->cuts && !steps->first_cnp_sets)
+		name_add(buf, len, &used, on_cnp && !steps->cnp_deferred ?
 					  "cnp-cut" : "deferred-cut");
-	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
-		u32 ca = *(const u32 *)((const char *)a + counters[i].off);
-		u32 cb = *(const u32 *)((const char *)b + counters[i].off);
-
-		if (ca != cb)
-			name_add(buf, len, &used, counters[i].name);
-	}
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].n)
+			name_add(buf, len, &used, kinds[i].name);
 	if (a->limited && !b->limited)
 		name_add(buf, len, &used, "recovered");
 	return buf;
@@ -290,6 +287,7 @@ static void simulate(struct sim *s)
 {
 	const u64 never = ~0ULL;
 	struct dcqcn_flow f, before;
+	struct dcqcn_steps steps;
 	u64 now = 0, next_tx = 0, next_sample = s->sample_ns ? 0 : never, t;
 	size_t next_cnp = 0;
 	char what[96];
@@ -309,19 +307,20 @@ static void simulate(struct sim *s)
 			break;
 		now = t;
 		before = f;
+		steps = (struct dcqcn_steps){ 0 };
 
 		/* At equal times: a CNP first, then the timers, then a packet. */
 		on_cnp = next_cnp < s->cnps.n && s->cnps.t_ns[next_cnp] == now;
 		if (on_cnp) {
 			next_cnp++;
-			dcqcn_on_cnp(&f, &s->params, now);
+			dcqcn_on_cnp(&f, &s->params, now, &steps);
 		} else if (next_tx == now) {
-			dcqcn_on_bytes_sent(&f, &s->params, s->packet_bytes, now);
+			dcqcn_on_bytes_sent(&f, &s->params, s->packet_bytes, now, &steps);
 			next_tx = now + dcqcn_tx_time_ns(s->packet_bytes, dcqcn_rate_kbps(&f));
 		} else {
-			dcqcn_advance(&f, &s->params, now);
+			dcqcn_advance(&f, &s->params, now, &steps);
 		}
-		describe(&before, &f, on_cnp, what, sizeof(what));
+		describe(&before, &f, &steps, on_cnp, what, sizeof(what));
 		if (what[0])
 			print_row(now, &f, what);
 		if (next_sample == now) {
