@@ -160,7 +160,13 @@ USAGE = [
     (["stats", "reset"], "which device? dev DEV"),
     (["monitor", "event", "cnp"], '"cnp" is not cnp-sent, cnp-handled or rate'),
     (["flows", "show"], 'unknown object "flows"'),
-    (["dcqcn", "frob"], 'unknown command "frob"'),
+    (["dcqcn", "frob"], 'unknown command "frob" (show, set; rocectl dcqcn help)'),
+    (["qp", "frob"], 'unknown command "frob" (show, list, set; rocectl qp help)'),
+    # Keys are written in full, unlike objects and commands.
+    (["qp", "show", "de", "rxe0"], 'unknown or incomplete argument "de"'),
+    (["dcqcn", "show", "de", "rxe0"], 'unknown or incomplete argument "de"'),
+    (["stats", "reset", "de", "rxe0"], 'unknown key "de"'),
+    (["monitor", "ev", "rate"], 'unknown key "ev"'),
 ]
 
 

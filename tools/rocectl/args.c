@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rocectl's argument helpers: abbreviations and values.
+ * rocectl's argument helpers: abbreviations, command tables and values.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,6 +13,21 @@ bool matches(const char *arg, const char *word)
 	size_t len = strlen(arg);
 
 	return len && len <= strlen(word) && !strncmp(arg, word, len);
+}
+
+int run_cmd(const char *obj, const struct rocectl_cmd *cmds, size_t n, const char *cmd,
+	    struct nl *nl, int argc, char **argv)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (matches(cmd, cmds[i].name))
+			return cmds[i].run(nl, argc, argv);
+	fprintf(stderr, "rocectl: unknown command \"%s\" (", cmd);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", cmds[i].name);
+	fprintf(stderr, "; rocectl %s help)\n", obj);
+	return EXIT_USAGE;
 }
 
 int usage_error(const char *fmt, const char *arg)

@@ -34,7 +34,7 @@ int show_devs(struct nl *nl, int argc, char **argv, void (*show)(struct nlattr *
 	int err;
 
 	for (; argc > 0; argc -= 2, argv += 2) {
-		if (matches(argv[0], "dev") && argc > 1)
+		if (!strcmp(argv[0], "dev") && argc > 1)
 			f.name = argv[1];
 		else if (argc == 1 && bare_dev && !f.name)
 			f.name = argv[0];
@@ -84,11 +84,19 @@ static void show_dev_stats(struct nlattr **tb)
 	pr_close();
 }
 
+static int dev_show(struct nl *nl, int argc, char **argv)
+{
+	return show_devs(nl, argc, argv, show_dev, true);
+}
+
 int cmd_dev(struct nl *nl, const char *cmd, int argc, char **argv)
 {
-	if (matches(cmd, "show") || matches(cmd, "list"))
-		return show_devs(nl, argc, argv, show_dev, true);
-	return usage_error("unknown command \"%s\" (show)", cmd);
+	static const struct rocectl_cmd cmds[] = {
+		{ "show", dev_show },
+		{ "list", dev_show },
+	};
+
+	return run_cmd("dev", cmds, ARRAY_SIZE(cmds), cmd, nl, argc, argv);
 }
 
 /* stats reset dev DEV [ qpn QPN ] */
@@ -103,9 +111,9 @@ static int stats_reset(struct nl *nl, int argc, char **argv)
 	for (; argc > 0; argc -= 2, argv += 2) {
 		if (argc < 2)
 			return usage_error("\"%s\" needs a value", argv[0]);
-		if (matches(argv[0], "dev")) {
+		if (!strcmp(argv[0], "dev")) {
 			dev = argv[1];
-		} else if (matches(argv[0], "qpn")) {
+		} else if (!strcmp(argv[0], "qpn")) {
 			if (parse_u32("qpn", argv[1], &qpn))
 				return EXIT_USAGE;
 			by_qpn = true;
@@ -125,13 +133,19 @@ static int stats_reset(struct nl *nl, int argc, char **argv)
 	return set_talk(nl, &r, dev);
 }
 
+static int stats_show(struct nl *nl, int argc, char **argv)
+{
+	return show_devs(nl, argc, argv, show_dev_stats, false);
+}
+
 int cmd_stats(struct nl *nl, const char *cmd, int argc, char **argv)
 {
-	if (matches(cmd, "show"))
-		return show_devs(nl, argc, argv, show_dev_stats, false);
-	if (matches(cmd, "reset"))
-		return stats_reset(nl, argc, argv);
-	return usage_error("unknown command \"%s\" (show, reset)", cmd);
+	static const struct rocectl_cmd cmds[] = {
+		{ "show", stats_show },
+		{ "reset", stats_reset },
+	};
+
+	return run_cmd("stats", cmds, ARRAY_SIZE(cmds), cmd, nl, argc, argv);
 }
 
 void help_dev(FILE *f)

@@ -106,13 +106,13 @@ int cmd_monitor(struct nl *nl, const char *cmd, int argc, char **argv)
 	for (; argc > 0; argc -= 2, argv += 2) {
 		if (argc < 2)
 			return usage_error("\"%s\" needs a value", argv[0]);
-		if (matches(argv[0], "dev")) {
+		if (!strcmp(argv[0], "dev")) {
 			f.dev = argv[1];
-		} else if (matches(argv[0], "qpn")) {
+		} else if (!strcmp(argv[0], "qpn")) {
 			if (parse_u32("qpn", argv[1], &f.qpn))
 				return EXIT_USAGE;
 			f.by_qpn = true;
-		} else if (matches(argv[0], "event")) {
+		} else if (!strcmp(argv[0], "event")) {
 			if (parse_event(argv[1], &f.events))
 				return EXIT_USAGE;
 		} else {

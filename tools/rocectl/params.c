@@ -86,13 +86,19 @@ static int dcqcn_set(struct nl *nl, int argc, char **argv)
 	return set_talk(nl, &r, dev);
 }
 
+static int dcqcn_show(struct nl *nl, int argc, char **argv)
+{
+	return show_devs(nl, argc, argv, show_dcqcn, false);
+}
+
 int cmd_dcqcn(struct nl *nl, const char *cmd, int argc, char **argv)
 {
-	if (matches(cmd, "show"))
-		return show_devs(nl, argc, argv, show_dcqcn, false);
-	if (matches(cmd, "set"))
-		return dcqcn_set(nl, argc, argv);
-	return usage_error("unknown command \"%s\" (show, set)", cmd);
+	static const struct rocectl_cmd cmds[] = {
+		{ "show", dcqcn_show },
+		{ "set", dcqcn_set },
+	};
+
+	return run_cmd("dcqcn", cmds, ARRAY_SIZE(cmds), cmd, nl, argc, argv);
 }
 
 void help_dcqcn(FILE *f)
@@ -206,13 +212,19 @@ static int np_set(struct nl *nl, int argc, char **argv)
 	return set_talk(nl, &r, dev);
 }
 
+static int np_show(struct nl *nl, int argc, char **argv)
+{
+	return show_devs(nl, argc, argv, show_np, false);
+}
+
 int cmd_np(struct nl *nl, const char *cmd, int argc, char **argv)
 {
-	if (matches(cmd, "show"))
-		return show_devs(nl, argc, argv, show_np, false);
-	if (matches(cmd, "set"))
-		return np_set(nl, argc, argv);
-	return usage_error("unknown command \"%s\" (show, set)", cmd);
+	static const struct rocectl_cmd cmds[] = {
+		{ "show", np_show },
+		{ "set", np_set },
+	};
+
+	return run_cmd("np", cmds, ARRAY_SIZE(cmds), cmd, nl, argc, argv);
 }
 
 void help_np(FILE *f)

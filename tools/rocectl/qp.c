@@ -76,9 +76,9 @@ static int parse_qp_id(int argc, char **argv, struct qp_id *id)
 	int used = 0;
 
 	while (argc - used >= 2) {
-		if (matches(argv[used], "dev")) {
+		if (!strcmp(argv[used], "dev")) {
 			id->dev = argv[used + 1];
-		} else if (matches(argv[used], "qpn")) {
+		} else if (!strcmp(argv[used], "qpn")) {
 			if (parse_u32("qpn", argv[used + 1], &id->qpn))
 				return -1;
 			id->by_qpn = true;
@@ -181,11 +181,13 @@ static int qp_set(struct nl *nl, int argc, char **argv)
 
 int cmd_qp(struct nl *nl, const char *cmd, int argc, char **argv)
 {
-	if (matches(cmd, "show") || matches(cmd, "list"))
-		return qp_show(nl, argc, argv);
-	if (matches(cmd, "set"))
-		return qp_set(nl, argc, argv);
-	return usage_error("unknown command \"%s\" (show, set)", cmd);
+	static const struct rocectl_cmd cmds[] = {
+		{ "show", qp_show },
+		{ "list", qp_show },
+		{ "set", qp_set },
+	};
+
+	return run_cmd("qp", cmds, ARRAY_SIZE(cmds), cmd, nl, argc, argv);
 }
 
 void help_qp(FILE *f)

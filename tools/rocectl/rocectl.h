@@ -18,9 +18,29 @@
 /* -s: counters with every record. */
 extern bool show_stats;
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * One rule for words: objects and commands may be abbreviated, and an
+ * abbreviation names the first that it begins in its table's order, as in
+ * ip(8) ("d" is dev); keys and values are written in full.
+ */
+
+/* A command of an object: ARGC/ARGV are what follows it. */
+struct rocectl_cmd {
+	const char *name;
+	int (*run)(struct nl *nl, int argc, char **argv);
+};
+
 /* args.c */
-/* iproute2's abbreviations: ARG is a prefix of WORD. */
+/* ARG abbreviates WORD: a non-empty prefix of it. */
 bool matches(const char *arg, const char *word);
+/*
+ * Runs the command of CMDS (N of them) that CMD names; an unknown one is a
+ * usage error that lists OBJ's commands.
+ */
+int run_cmd(const char *obj, const struct rocectl_cmd *cmds, size_t n, const char *cmd,
+	    struct nl *nl, int argc, char **argv);
 /* Prints "rocectl: " FMT and returns EXIT_USAGE. */
 int usage_error(const char *fmt, const char *arg);
 /* Print why and return -1 when S is not a u32 / on or off. */
