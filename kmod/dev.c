@@ -51,40 +51,6 @@ struct rxe_cc_dev *rxe_cc_dev_by_index(const struct net *net, u32 index)
 	return NULL;
 }
 
-static void rxe_cc_dev_stats_raw(struct rxe_cc_dev *dev, u64 *sum)
-{
-	int cpu, i;
-
-	memset(sum, 0, sizeof(u64) * RXE_CC_NSTATS);
-	for_each_possible_cpu(cpu) {
-		const struct rxe_cc_dev_stats *s = per_cpu_ptr(dev->stats, cpu);
-
-		for (i = 0; i < RXE_CC_NSTATS; i++)
-			sum[i] += READ_ONCE(s->v[i]);
-	}
-}
-
-/* The device's counters since the last reset (rxe_cc_config_lock held). */
-void rxe_cc_dev_stats_sum(struct rxe_cc_dev *dev, u64 *sum)
-{
-	int i;
-
-	lockdep_assert_held(&rxe_cc_config_lock);
-	rxe_cc_dev_stats_raw(dev, sum);
-	for (i = 0; i < RXE_CC_NSTATS; i++)
-		sum[i] -= dev->stats_base[i];
-}
-
-/*
- * Per-CPU counters cannot be zeroed under the CPUs that add to them: a
- * reset records their sums instead, and readers subtract those.
- */
-void rxe_cc_dev_stats_reset(struct rxe_cc_dev *dev)
-{
-	lockdep_assert_held(&rxe_cc_config_lock);
-	rxe_cc_dev_stats_raw(dev, dev->stats_base);
-}
-
 /* Caller holds rxe_cc_config_lock; CFG has been validated. */
 int rxe_cc_dev_set_config(struct rxe_cc_dev *dev, const struct rxe_cc_config *cfg)
 {
@@ -214,7 +180,7 @@ static void rxe_cc_remove_one(struct ib_device *ibdev, void *client_data)
 	mutex_unlock(&rxe_cc_config_lock);
 	synchronize_rcu();
 	rxe_cc_qps_stop(dev);
-	rxe_cc_pacer_flush(dev, rxe_cc_unloading);
+	rxe_cc_pacer_stop(dev, rxe_cc_unloading);
 	rxe_cc_dev_free(dev);
 }
 

@@ -10,6 +10,10 @@
  * the limit are counted, on the device (monitor-dropped) and in the next
  * event that goes out (RXE_CC_A_EVENT_DROPPED), so a listener knows what it
  * missed. With no listener in the device's namespace nothing is built.
+ *
+ * The events go out on the family that netlink.c registers and hands over
+ * (rxe_cc_monitor_start()): the packet path reports upwards without
+ * depending on the layer that serves requests.
  */
 
 #include <linux/moduleparam.h>
@@ -21,6 +25,8 @@
 #define RXE_CC_MONITOR_MSG_BYTES 256
 
 unsigned int rxe_cc_monitor_rate = 1000;
+/* The family events go out on; NULL while it is not registered. */
+static const struct genl_family *monitor_family;
 
 static int monitor_rate_set(const char *val, const struct kernel_param *kp)
 {
@@ -51,9 +57,14 @@ void rxe_cc_monitor_init(struct rxe_cc_dev *dev)
 	spin_lock_init(&dev->monitor_lock);
 }
 
-static bool monitor_listened(const struct rxe_cc_dev *dev)
+void rxe_cc_monitor_start(const struct genl_family *family)
 {
-	return genl_has_listeners(&rxe_cc_genl, dev_net(dev->ndev), 0);
+	WRITE_ONCE(monitor_family, family);
+}
+
+void rxe_cc_monitor_stop(void)
+{
+	WRITE_ONCE(monitor_family, NULL);
 }
 
 /*
@@ -96,7 +107,7 @@ static int monitor_fill(struct sk_buff *msg, struct rxe_cc_dev *dev, const struc
 {
 	struct nlattr *nest;
 
-	if (rxe_cc_nl_put_dev_id(msg, dev))
+	if (rxe_cc_put_dev_id(msg, dev))
 		return -EMSGSIZE;
 	nest = nla_nest_start(msg, RXE_CC_A_EVENT);
 	if (!nest ||
@@ -121,11 +132,12 @@ static int monitor_fill(struct sk_buff *msg, struct rxe_cc_dev *dev, const struc
 static void monitor_send(struct rxe_cc_dev *dev, u8 cmd, const struct rxe_cc_event *ev,
 			 u64 now_ns)
 {
+	const struct genl_family *family = READ_ONCE(monitor_family);
 	struct sk_buff *msg;
 	int dropped;
 	void *hdr;
 
-	if (!monitor_listened(dev))
+	if (!family || !genl_has_listeners(family, dev_net(dev->ndev), 0))
 		return;
 	dropped = monitor_admit(dev, now_ns);
 	if (dropped < 0)
@@ -133,14 +145,14 @@ static void monitor_send(struct rxe_cc_dev *dev, u8 cmd, const struct rxe_cc_eve
 	msg = genlmsg_new(RXE_CC_MONITOR_MSG_BYTES, GFP_ATOMIC);
 	if (!msg)
 		goto lost;
-	hdr = genlmsg_put(msg, 0, 0, &rxe_cc_genl, 0, cmd);
+	hdr = genlmsg_put(msg, 0, 0, family, 0, cmd);
 	if (!hdr || monitor_fill(msg, dev, ev, now_ns, dropped)) {
 		nlmsg_free(msg);
 		goto lost;
 	}
 	genlmsg_end(msg, hdr);
 	/* -ESRCH: the listener left meanwhile; a full socket is its own loss. */
-	genlmsg_multicast_netns(&rxe_cc_genl, dev_net(dev->ndev), msg, 0, 0, GFP_ATOMIC);
+	genlmsg_multicast_netns(family, dev_net(dev->ndev), msg, 0, 0, GFP_ATOMIC);
 	return;
 lost:
 	rxe_cc_dev_count(dev, RXE_CC_A_STAT_MONITOR_DROPPED, 1);

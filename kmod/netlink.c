@@ -11,11 +11,13 @@
  */
 
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <net/genetlink.h>
 #include <rdma/ib_verbs.h>
 
 #include "rxe_cc.h"
+
+/* Replies are built on the family that ends this file. */
+static struct genl_family rxe_cc_genl;
 
 /* Not const: 6.1's nla_policy points to a mutable range. */
 #define RANGE(_min, _max) (&(struct netlink_range_validation){ .min = _min, .max = _max })
@@ -188,14 +190,6 @@ static int rxe_cc_put_stats(struct sk_buff *msg, int type, const u64 *stats)
 	return 0;
 }
 
-int rxe_cc_nl_put_dev_id(struct sk_buff *msg, const struct rxe_cc_dev *dev)
-{
-	if (nla_put_u32(msg, RXE_CC_A_DEV_INDEX, dev->ibdev->index) ||
-	    nla_put_string(msg, RXE_CC_A_DEV_NAME, dev_name(&dev->ibdev->dev)))
-		return -EMSGSIZE;
-	return 0;
-}
-
 static int rxe_cc_fill_dev(struct sk_buff *msg, struct rxe_cc_dev *dev, u32 portid,
 			   u32 seq, int flags)
 {
@@ -209,7 +203,7 @@ static int rxe_cc_fill_dev(struct sk_buff *msg, struct rxe_cc_dev *dev, u32 port
 	hdr = genlmsg_put(msg, portid, seq, &rxe_cc_genl, flags, RXE_CC_CMD_DEV_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (rxe_cc_nl_put_dev_id(msg, dev) ||
+	if (rxe_cc_put_dev_id(msg, dev) ||
 	    nla_put_string(msg, RXE_CC_A_DEV_IFNAME, dev->ndev->name) ||
 	    nla_put_u32(msg, RXE_CC_A_DEV_LINE_RATE,
 			cfg->line_kbps / DCQCN_KBPS_PER_MBPS))
@@ -380,54 +374,39 @@ static int rxe_cc_fill_qp(struct sk_buff *msg, struct rxe_cc_dev *dev, struct rx
 {
 	const struct rxe_cc_config *cfg = rcu_dereference_protected(dev->cfg,
 						lockdep_is_held(&rxe_cc_config_lock));
-	u32 remote, queued, idle_ms, mode, min_mbps, max_mbps;
-	u64 stats[RXE_CC_NSTATS];
-	struct dcqcn_flow flow;
-	struct in6_addr peer;
+	struct rxe_cc_qp_snapshot snap;
+	const struct in6_addr *peer = &snap.peer;
 	struct nlattr *nest;
-	bool v6;
 	void *hdr;
 
-	spin_lock_bh(&qp->lock);
-	rxe_cc_qp_run_dcqcn(qp, cfg, RXE_CC_DCQCN_ADVANCE, 0, ktime_get_ns());
-	flow = qp->flow;
-	mode = qp->dcqcn_mode;
-	min_mbps = qp->min_rate_mbps;
-	max_mbps = qp->max_rate_mbps;
-	rxe_cc_qp_stats_read(qp, stats);
-	remote = qp->remote_qpn;
-	peer = qp->peer;
-	v6 = qp->peer_v6;
-	queued = skb_queue_len(&qp->queue);
-	idle_ms = jiffies_to_msecs(jiffies - READ_ONCE(qp->last_seen));
-	spin_unlock_bh(&qp->lock);
-
+	rxe_cc_qp_snapshot(qp, cfg, ktime_get_ns(), &snap);
 	hdr = genlmsg_put(msg, portid, seq, &rxe_cc_genl, flags, RXE_CC_CMD_QP_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (rxe_cc_nl_put_dev_id(msg, dev))
+	if (rxe_cc_put_dev_id(msg, dev))
 		goto cancel;
 	nest = nla_nest_start(msg, RXE_CC_A_QP);
 	if (!nest || nla_put_u32(msg, RXE_CC_A_QP_NUM, qp->qpn))
 		goto cancel;
 	/* Peer and remote QP are learnt together, from the QP's first packet. */
-	if (remote != RXE_CC_QPN_UNKNOWN &&
-	    (nla_put_u32(msg, RXE_CC_A_QP_REMOTE_NUM, remote) ||
-	     nla_put(msg, RXE_CC_A_QP_PEER, v6 ? sizeof(peer) : sizeof(peer.s6_addr32[3]),
-		     v6 ? (void *)&peer : &peer.s6_addr32[3])))
+	if (snap.remote_qpn != RXE_CC_QPN_UNKNOWN &&
+	    (nla_put_u32(msg, RXE_CC_A_QP_REMOTE_NUM, snap.remote_qpn) ||
+	     nla_put(msg, RXE_CC_A_QP_PEER,
+		     snap.peer_v6 ? sizeof(*peer) : sizeof(peer->s6_addr32[3]),
+		     snap.peer_v6 ? (const void *)peer : &peer->s6_addr32[3])))
 		goto cancel;
-	if (nla_put_u32(msg, RXE_CC_A_QP_RATE, flow.rc_kbps) ||
-	    nla_put_u32(msg, RXE_CC_A_QP_TARGET_RATE, flow.rt_kbps) ||
-	    nla_put_u32(msg, RXE_CC_A_QP_ALPHA, flow.alpha) ||
-	    nla_put_u32(msg, RXE_CC_A_QP_TIMER_STAGE, flow.timer_stage) ||
-	    nla_put_u32(msg, RXE_CC_A_QP_BYTE_STAGE, flow.byte_stage) ||
-	    nla_put_u32(msg, RXE_CC_A_QP_LIMITED, flow.limited) ||
-	    nla_put_u32(msg, RXE_CC_A_QP_QUEUE, queued) ||
-	    nla_put_u32(msg, RXE_CC_A_QP_IDLE_MS, idle_ms) ||
-	    nla_put_u32(msg, RXE_CC_A_QP_DCQCN, mode) ||
-	    nla_put_u32(msg, RXE_CC_A_QP_MIN_RATE, min_mbps) ||
-	    nla_put_u32(msg, RXE_CC_A_QP_MAX_RATE, max_mbps) ||
-	    rxe_cc_put_stats(msg, RXE_CC_A_QP_STATS, stats))
+	if (nla_put_u32(msg, RXE_CC_A_QP_RATE, snap.flow.rc_kbps) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_TARGET_RATE, snap.flow.rt_kbps) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_ALPHA, snap.flow.alpha) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_TIMER_STAGE, snap.flow.timer_stage) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_BYTE_STAGE, snap.flow.byte_stage) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_LIMITED, snap.flow.limited) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_QUEUE, snap.queued) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_IDLE_MS, snap.idle_ms) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_DCQCN, snap.dcqcn_mode) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_MIN_RATE, snap.min_rate_mbps) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_MAX_RATE, snap.max_rate_mbps) ||
+	    rxe_cc_put_stats(msg, RXE_CC_A_QP_STATS, snap.stats))
 		goto cancel;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);
@@ -436,13 +415,6 @@ static int rxe_cc_fill_qp(struct sk_buff *msg, struct rxe_cc_dev *dev, struct rx
 cancel:
 	genlmsg_cancel(msg, hdr);
 	return -EMSGSIZE;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	u32 x = *(const u32 *)a, y = *(const u32 *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static int rxe_cc_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -518,8 +490,7 @@ static int rxe_cc_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 	mutex_lock(&rxe_cc_config_lock);
 	list_for_each_entry(dev, &rxe_cc_devs, list) {
 		struct rxe_cc_qp *qp;
-		u32 *qpns, n = 0, i;
-		int bkt;
+		u32 *qpns, n, i;
 
 		if (idx++ < cb->args[0])
 			continue;
@@ -534,10 +505,7 @@ static int rxe_cc_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 			break;
 		}
 		rcu_read_lock();
-		hash_for_each_rcu(dev->qps, bkt, qp, hnode)
-			if (n < RXE_CC_QPS_MAX && (!cb->args[1] || qp->qpn > cb->args[1] - 1))
-				qpns[n++] = qp->qpn;
-		sort(qpns, n, sizeof(*qpns), cmp_u32, NULL);
+		n = rxe_cc_qp_numbers(dev, cb->args[1], qpns);
 		for (i = 0; i < n && !err; i++) {
 			qp = rxe_cc_qp_lookup(dev, qpns[i]);
 			if (!qp)
@@ -560,16 +528,11 @@ static int rxe_cc_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 	return err ?: skb->len;
 }
 
-/*
- * A QP's overrides. Turning its DCQCN off restarts its flow at the
- * ceiling, so that no cut outlives the decision; rate limits take effect
- * with the QP's next packet, as a device's do.
- */
+/* A QP's overrides of its device's DCQCN (rxe_cc_rp_set_overrides()). */
 static int rxe_cc_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[RXE_CC_A_QP_MAX + 1];
 	const struct rxe_cc_config *cfg;
-	struct dcqcn_params buf;
 	struct rxe_cc_dev *dev;
 	struct rxe_cc_qp *qp;
 	u32 min_mbps, max_mbps, mode;
@@ -593,28 +556,17 @@ static int rxe_cc_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!qp)
 		goto out;
 	cfg = rcu_dereference_protected(dev->cfg, lockdep_is_held(&rxe_cc_config_lock));
-
-	spin_lock_bh(&qp->lock);
-	mode = tb[RXE_CC_A_QP_DCQCN] ? nla_get_u32(tb[RXE_CC_A_QP_DCQCN]) : qp->dcqcn_mode;
+	/* Overrides change under rxe_cc_config_lock only: these stay as read. */
+	mode = tb[RXE_CC_A_QP_DCQCN] ? nla_get_u32(tb[RXE_CC_A_QP_DCQCN]) :
+				       READ_ONCE(qp->dcqcn_mode);
 	min_mbps = tb[RXE_CC_A_QP_MIN_RATE] ? nla_get_u32(tb[RXE_CC_A_QP_MIN_RATE]) :
-					      qp->min_rate_mbps;
+					      READ_ONCE(qp->min_rate_mbps);
 	max_mbps = tb[RXE_CC_A_QP_MAX_RATE] ? nla_get_u32(tb[RXE_CC_A_QP_MAX_RATE]) :
-					      qp->max_rate_mbps;
-	if (dcqcn_params_check(rxe_cc_rp_with_limits(&cfg->rp, min_mbps, max_mbps, &buf)) >= 0) {
-		spin_unlock_bh(&qp->lock);
+					      READ_ONCE(qp->max_rate_mbps);
+	err = rxe_cc_rp_set_overrides(qp, cfg, mode, min_mbps, max_mbps);
+	if (err)
 		NL_SET_ERR_MSG(info->extack,
 			       "min-rate must not exceed max-rate (the QP's or its device's)");
-		err = -EINVAL;
-		goto out;
-	}
-	WRITE_ONCE(qp->dcqcn_mode, mode);
-	WRITE_ONCE(qp->min_rate_mbps, min_mbps);
-	WRITE_ONCE(qp->max_rate_mbps, max_mbps);
-	WRITE_ONCE(qp->at_rest_gen, 0);
-	if (!rxe_cc_qp_rp_enabled(qp, cfg))
-		dcqcn_init(&qp->flow, rxe_cc_qp_params(qp, cfg, &buf), cfg->line_kbps);
-	spin_unlock_bh(&qp->lock);
-	err = 0;
 out:
 	rcu_read_unlock();
 	mutex_unlock(&rxe_cc_config_lock);
@@ -627,7 +579,7 @@ static int rxe_cc_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *inf
 	struct nlattr *tb[RXE_CC_A_QP_MAX + 1];
 	struct rxe_cc_dev *dev;
 	struct rxe_cc_qp *qp;
-	int err = 0, bkt;
+	int err = 0;
 
 	if (info->attrs[RXE_CC_A_QP]) {
 		err = rxe_cc_nl_parse_qp(info, tb);
@@ -641,20 +593,12 @@ static int rxe_cc_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *inf
 		err = -ENODEV;
 	} else if (info->attrs[RXE_CC_A_QP]) {
 		qp = rxe_cc_nl_qp(info, dev, tb);
-		if (qp) {
-			spin_lock_bh(&qp->lock);
+		if (qp)
 			rxe_cc_qp_stats_reset(qp);
-			spin_unlock_bh(&qp->lock);
-		} else {
+		else
 			err = -ENOENT;
-		}
 	} else {
 		rxe_cc_dev_stats_reset(dev);
-		hash_for_each_rcu(dev->qps, bkt, qp, hnode) {
-			spin_lock_bh(&qp->lock);
-			rxe_cc_qp_stats_reset(qp);
-			spin_unlock_bh(&qp->lock);
-		}
 	}
 	rcu_read_unlock();
 	mutex_unlock(&rxe_cc_config_lock);
@@ -712,7 +656,7 @@ static const struct genl_multicast_group rxe_cc_mcgrps[] = {
 };
 
 /* New: every command is strictly validated (resv_start_op 0). */
-struct genl_family rxe_cc_genl __ro_after_init = {
+static struct genl_family rxe_cc_genl __ro_after_init = {
 	.name = RXE_CC_FAMILY_NAME,
 	.version = RXE_CC_FAMILY_VERSION,
 	.maxattr = RXE_CC_A_MAX,
@@ -726,10 +670,15 @@ struct genl_family rxe_cc_genl __ro_after_init = {
 
 int rxe_cc_netlink_init(void)
 {
-	return genl_register_family(&rxe_cc_genl);
+	int err = genl_register_family(&rxe_cc_genl);
+
+	if (!err)
+		rxe_cc_monitor_start(&rxe_cc_genl);
+	return err;
 }
 
 void rxe_cc_netlink_exit(void)
 {
+	rxe_cc_monitor_stop();
 	genl_unregister_family(&rxe_cc_genl);
 }

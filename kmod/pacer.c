@@ -17,12 +17,20 @@
  * coming here at all (rxe_cc_qp_at_rest_at_line()). Below the line rate
  * (cut by DCQCN, or capped by max-rate) every packet is timed.
  *
+ * rxe gives no notice of a QP's destruction, and destroy waits for every
+ * packet of the QP still in flight, the ones held here included. So while
+ * the pacer holds packets, a watchdog looks up each QP that has some in the
+ * IB core's resource tracker, where destroy removes it before it waits, and
+ * frees the packets of QPs that are gone or in error.
+ *
  * Locking: qp->lock, then dev->pacer_lock inside it. A QP is in the tree
  * exactly when its queue is not empty, and leaves it before time_next_ns
  * changes.
  */
 
 #include <linux/netfilter.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/restrack.h>
 
 #include "rxe_cc.h"
 
@@ -45,6 +53,8 @@
  */
 #define RXE_CC_PACER_SLACK_NS		(4 * NSEC_PER_MSEC)
 #define RXE_CC_PACER_SLACK_CUT_NS	(1 * NSEC_PER_MSEC)
+/* How often the watchdog looks for dead QPs while packets are held. */
+#define RXE_CC_PACER_WATCH_MS		2
 
 static bool pacer_at_line_rate(const struct rxe_cc_qp *qp)
 {
@@ -98,13 +108,20 @@ static void pacer_depart(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	u64 base = qp->time_next_ns, slack_ns;
 
 	rxe_cc_qp_count_tx(qp, len);
-	rxe_cc_qp_run_dcqcn(qp, cfg, RXE_CC_DCQCN_SENT, len, now_ns);
+	rxe_cc_rp_run(qp, cfg, RXE_CC_RP_SENT, len, now_ns);
 	if (pacer_at_line_rate(qp))
 		return;
 	slack_ns = qp->flow.limited ? RXE_CC_PACER_SLACK_CUT_NS : RXE_CC_PACER_SLACK_NS;
 	if (base + slack_ns < now_ns)
 		base = now_ns - slack_ns;
 	qp->time_next_ns = base + dcqcn_tx_time_ns(len, dcqcn_rate_kbps(&qp->flow));
+}
+
+/* Kicks the watchdog when the pacer starts holding packets. */
+static void pacer_watch_kick(struct rxe_cc_dev *dev)
+{
+	if (!delayed_work_pending(&dev->pacer_watch))
+		schedule_delayed_work(&dev->pacer_watch, msecs_to_jiffies(RXE_CC_PACER_WATCH_MS));
 }
 
 unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
@@ -116,7 +133,7 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 
 	spin_lock_bh(&qp->lock);
 	now = ktime_get_ns();
-	rxe_cc_qp_run_dcqcn(qp, cfg, RXE_CC_DCQCN_ADVANCE, 0, now);
+	rxe_cc_rp_run(qp, cfg, RXE_CC_RP_ADVANCE, 0, now);
 	/*
 	 * Below the line rate every packet goes through the queue and the
 	 * timer, even one that could leave now: sent straight from rxe's
@@ -127,7 +144,7 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	if (skb_queue_empty(&qp->queue) && pacer_at_line_rate(qp)) {
 		pacer_depart(qp, cfg, skb->len, now);
 		/* The packet path lets the QP's next requests pass by itself. */
-		if (rxe_cc_qp_at_rest(qp, cfg))
+		if (rxe_cc_rp_at_rest(qp, cfg))
 			WRITE_ONCE(qp->at_rest_gen, cfg->gen);
 		spin_unlock_bh(&qp->lock);
 		return NF_ACCEPT;
@@ -148,7 +165,7 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 		spin_unlock(&dev->pacer_lock);
 	}
 	spin_unlock_bh(&qp->lock);
-	rxe_cc_qp_watch_kick(dev);
+	pacer_watch_kick(dev);
 	return NF_STOLEN;
 }
 
@@ -232,21 +249,8 @@ static enum hrtimer_restart pacer_timer_fn(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-void rxe_cc_pacer_init(struct rxe_cc_dev *dev)
-{
-	spin_lock_init(&dev->pacer_lock);
-	dev->pacer_tree = RB_ROOT;
-#ifdef RXE_CC_HAVE_HRTIMER_SETUP
-	hrtimer_setup(&dev->pacer_timer, pacer_timer_fn, CLOCK_MONOTONIC,
-		      HRTIMER_MODE_ABS_PINNED_SOFT);
-#else
-	hrtimer_init(&dev->pacer_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_SOFT);
-	dev->pacer_timer.function = pacer_timer_fn;
-#endif
-}
-
 /* Releases (SEND) or frees everything the QP holds, at once. */
-void rxe_cc_pacer_flush_qp(struct rxe_cc_qp *qp, bool send)
+static void pacer_flush_qp(struct rxe_cc_qp *qp, bool send)
 {
 	struct rxe_cc_dev *dev = qp->dev;
 	struct sk_buff_head list;
@@ -281,15 +285,73 @@ void rxe_cc_pacer_flush_qp(struct rxe_cc_qp *qp, bool send)
 	local_bh_enable();
 }
 
-/* The device is unreachable from the packet path: empty every queue. */
-void rxe_cc_pacer_flush(struct rxe_cc_dev *dev, bool send)
+/* Is the QP gone (destroy has begun) or unable to send (error, reset)? */
+static bool pacer_qp_is_dead(struct rxe_cc_dev *dev, u32 qpn)
+{
+	struct rdma_restrack_entry *res;
+	struct ib_qp_init_attr init_attr;
+	struct ib_qp_attr attr;
+	bool dead;
+
+	res = rdma_restrack_get_byid(dev->ibdev, RDMA_RESTRACK_QP, qpn);
+	if (IS_ERR(res))
+		return true;
+	dead = ib_query_qp(container_of(res, struct ib_qp, res), &attr, IB_QP_STATE,
+			   &init_attr) == 0 &&
+	       (attr.qp_state == IB_QPS_ERR || attr.qp_state == IB_QPS_RESET);
+	rdma_restrack_put(res);
+	return dead;
+}
+
+static void pacer_watch(struct work_struct *work)
+{
+	struct rxe_cc_dev *dev = container_of(to_delayed_work(work), struct rxe_cc_dev,
+					      pacer_watch);
+	struct rxe_cc_qp *qp;
+	bool holding = false;
+	int bkt;
+
+	/* Nothing in here sleeps; RCU keeps QPs from being freed meanwhile. */
+	rcu_read_lock();
+	hash_for_each_rcu(dev->qps, bkt, qp, hnode) {
+		if (skb_queue_empty_lockless(&qp->queue))
+			continue;
+		if (pacer_qp_is_dead(dev, qp->qpn))
+			pacer_flush_qp(qp, false);
+		holding |= !skb_queue_empty_lockless(&qp->queue);
+	}
+	rcu_read_unlock();
+	if (holding)
+		schedule_delayed_work(&dev->pacer_watch, msecs_to_jiffies(RXE_CC_PACER_WATCH_MS));
+}
+
+void rxe_cc_pacer_init(struct rxe_cc_dev *dev)
+{
+	spin_lock_init(&dev->pacer_lock);
+	dev->pacer_tree = RB_ROOT;
+	INIT_DELAYED_WORK(&dev->pacer_watch, pacer_watch);
+#ifdef RXE_CC_HAVE_HRTIMER_SETUP
+	hrtimer_setup(&dev->pacer_timer, pacer_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_ABS_PINNED_SOFT);
+#else
+	hrtimer_init(&dev->pacer_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_SOFT);
+	dev->pacer_timer.function = pacer_timer_fn;
+#endif
+}
+
+/*
+ * The device is unreachable from the packet path: stop the watchdog and
+ * release (SEND) or free what every QP holds.
+ */
+void rxe_cc_pacer_stop(struct rxe_cc_dev *dev, bool send)
 {
 	struct rxe_cc_qp *qp;
 	int bkt;
 
+	cancel_delayed_work_sync(&dev->pacer_watch);
 	hrtimer_cancel(&dev->pacer_timer);
 	rcu_read_lock();
 	hash_for_each_rcu(dev->qps, bkt, qp, hnode)
-		rxe_cc_pacer_flush_qp(qp, send);
+		pacer_flush_qp(qp, send);
 	rcu_read_unlock();
 }

@@ -1,7 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rxe_cc internals: the device and QP bookkeeping shared by the units
- * (dev.c, qp.c, hook.c, np.c, rp.c, pacer.c, netlink.c, monitor.c).
+ * rxe_cc internals: the device and QP bookkeeping shared by the units.
+ *
+ * The units, along a packet's path and beside it:
+ *   hook.c     netfilter hooks: parse, classify, count -> np | rp | pacer
+ *   np.c       notification point: CE-marked packets -> CNPs
+ *   rp.c       reaction point: CNPs -> the QP's DCQCN (dcqcn.c), its events
+ *   pacer.c    holds a QP's requests to its rate; frees a dead QP's ones
+ *   qp.c       the QP table and its lifetime
+ *   dev.c      rxe devices and their configuration
+ *   stats.c    reading and resetting counters
+ *   monitor.c  events on the monitor group
+ *   netlink.c  the generic netlink family: parse, call, fill
+ * Calls go down this list's dependencies only: no unit calls one that
+ * calls it back (selftests/kmod_layering.sh checks the objects).
  */
 #ifndef _RXE_CC_H
 #define _RXE_CC_H
@@ -15,6 +27,7 @@
 #include <linux/skbuff.h>
 #include <linux/workqueue.h>
 #include <net/genetlink.h>
+#include <rdma/ib_verbs.h>
 #include <linux/rxe_cc.h>
 
 #include "dcqcn.h"
@@ -91,7 +104,7 @@ struct rxe_cc_dev {
 	struct rb_root pacer_tree;
 	struct hrtimer pacer_timer;
 	/* Frees held packets of QPs that are destroyed or in error. */
-	struct delayed_work qp_watch;
+	struct delayed_work pacer_watch;
 	/* Drops the state of QPs idle for RXE_CC_QP_LINGER_MS. */
 	struct delayed_work qp_reap;
 
@@ -168,7 +181,6 @@ struct rxe_cc_qp {
 
 extern struct list_head rxe_cc_devs;
 extern struct ib_client rxe_cc_client;
-extern struct genl_family rxe_cc_genl;
 
 static inline struct rxe_cc_config *rxe_cc_cfg(struct rxe_cc_dev *dev)
 {
@@ -285,45 +297,57 @@ static inline bool rxe_cc_qp_at_rest_at_line(const struct rxe_cc_qp *qp,
 	return READ_ONCE(qp->at_rest_gen) == cfg->gen && skb_queue_empty_lockless(&qp->queue);
 }
 
+/* The device's identity attributes, in replies and events alike. */
+static inline int rxe_cc_put_dev_id(struct sk_buff *msg, const struct rxe_cc_dev *dev)
+{
+	if (nla_put_u32(msg, RXE_CC_A_DEV_INDEX, dev->ibdev->index) ||
+	    nla_put_string(msg, RXE_CC_A_DEV_NAME, dev_name(&dev->ibdev->dev)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /* dev.c */
 int rxe_cc_dev_init(void);
 void rxe_cc_dev_exit(void);
 struct rxe_cc_dev *rxe_cc_dev_by_name(const struct net *net, const char *name);
 struct rxe_cc_dev *rxe_cc_dev_by_index(const struct net *net, u32 index);
-void rxe_cc_dev_stats_sum(struct rxe_cc_dev *dev, u64 *sum);
-void rxe_cc_dev_stats_reset(struct rxe_cc_dev *dev);
 int rxe_cc_dev_set_config(struct rxe_cc_dev *dev, const struct rxe_cc_config *cfg);
 extern struct mutex rxe_cc_config_lock;
 
 /* qp.c */
-const struct dcqcn_params *rxe_cc_rp_with_limits(const struct dcqcn_params *dev_rp,
-						 u32 min_mbps, u32 max_mbps,
-						 struct dcqcn_params *buf);
-const struct dcqcn_params *rxe_cc_qp_params(const struct rxe_cc_qp *qp,
-					    const struct rxe_cc_config *cfg,
-					    struct dcqcn_params *buf);
-void rxe_cc_qp_run_dcqcn(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
-			 int event, u32 bytes, u64 now_ns);
-bool rxe_cc_qp_at_rest(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg);
-void rxe_cc_qp_stats_read(const struct rxe_cc_qp *qp, u64 *stats);
-void rxe_cc_qp_stats_reset(struct rxe_cc_qp *qp);
+
+/* What a reader sees of a QP (rxe_cc_qp_snapshot()). */
+struct rxe_cc_qp_snapshot {
+	struct dcqcn_flow flow;
+	u64 stats[RXE_CC_NSTATS];
+	struct in6_addr peer;
+	bool peer_v6;
+	u8 dcqcn_mode;
+	u32 remote_qpn;
+	u32 min_rate_mbps;
+	u32 max_rate_mbps;
+	u32 queued;
+	u32 idle_ms;
+};
+
+void rxe_cc_qp_snapshot(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg, u64 now_ns,
+			struct rxe_cc_qp_snapshot *snap);
+u32 rxe_cc_qp_numbers(struct rxe_cc_dev *dev, u64 from, u32 *qpns);
 void rxe_cc_qps_init(struct rxe_cc_dev *dev);
-void rxe_cc_qp_watch_kick(struct rxe_cc_dev *dev);
 void rxe_cc_qps_stop(struct rxe_cc_dev *dev);
 void rxe_cc_qps_destroy(struct rxe_cc_dev *dev);
 
-enum rxe_cc_dcqcn_event {
-	RXE_CC_DCQCN_ADVANCE,
-	RXE_CC_DCQCN_CNP,
-	RXE_CC_DCQCN_SENT,
-};
+/* stats.c */
+void rxe_cc_qp_stats_read(const struct rxe_cc_qp *qp, u64 *stats);
+void rxe_cc_qp_stats_reset(struct rxe_cc_qp *qp);
+void rxe_cc_dev_stats_sum(struct rxe_cc_dev *dev, u64 *sum);
+void rxe_cc_dev_stats_reset(struct rxe_cc_dev *dev);
 
 /* pacer.c */
 unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 			 struct sk_buff *skb, const struct nf_hook_state *state);
 void rxe_cc_pacer_init(struct rxe_cc_dev *dev);
-void rxe_cc_pacer_flush(struct rxe_cc_dev *dev, bool send);
-void rxe_cc_pacer_flush_qp(struct rxe_cc_qp *qp, bool send);
+void rxe_cc_pacer_stop(struct rxe_cc_dev *dev, bool send);
 
 struct roce_pkt;
 
@@ -332,8 +356,19 @@ void rxe_cc_np_ce(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 		  struct rxe_cc_qp *qp, struct sk_buff *skb, const struct roce_pkt *pkt);
 
 /* rp.c */
+enum rxe_cc_rp_event {
+	RXE_CC_RP_ADVANCE,		/* time passed */
+	RXE_CC_RP_CNP,			/* a CNP from the QP's peer */
+	RXE_CC_RP_SENT,			/* the QP sent bytes */
+};
+
 void rxe_cc_rp_cnp(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 		   struct sk_buff *skb, const struct roce_pkt *pkt);
+void rxe_cc_rp_run(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
+		   enum rxe_cc_rp_event event, u32 bytes, u64 now_ns);
+bool rxe_cc_rp_at_rest(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg);
+int rxe_cc_rp_set_overrides(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
+			    enum rxe_cc_qp_dcqcn mode, u32 min_mbps, u32 max_mbps);
 
 /* hook.c */
 int rxe_cc_hooks_init(void);
@@ -342,10 +377,11 @@ void rxe_cc_hooks_exit(void);
 /* netlink.c */
 int rxe_cc_netlink_init(void);
 void rxe_cc_netlink_exit(void);
-int rxe_cc_nl_put_dev_id(struct sk_buff *msg, const struct rxe_cc_dev *dev);
 
 /* monitor.c: events for the monitor group; cheap when nobody listens. */
 extern unsigned int rxe_cc_monitor_rate;
+void rxe_cc_monitor_start(const struct genl_family *family);
+void rxe_cc_monitor_stop(void);
 void rxe_cc_monitor_init(struct rxe_cc_dev *dev);
 void rxe_cc_monitor_cnp_sent(struct rxe_cc_dev *dev, u32 qpn, u32 remote_qpn, u64 now_ns);
 void rxe_cc_monitor_cnp_handled(struct rxe_cc_qp *qp, u64 now_ns);
