@@ -37,7 +37,8 @@ data_intact() {
 	gid2=$(topo_gid_index 2 4)
 	ibv_rc_pingpong -d rxe2 -g "$gid2" -s 8192 -n 200 -c >/tmp/pp.server 2>&1 &
 	srv=$!
-	sleep 1
+	# ibv_rc_pingpong's default port; a fixed sleep lost the race on a busy host.
+	perftest_wait_listen 18515 || { kill "$srv"; fail "pingpong server did not listen"; return 1; }
 	ibv_rc_pingpong -d rxe1 -g "$gid1" -s 8192 -n 200 -c $PERFTEST_OOB >/tmp/pp.client 2>&1
 	rc=$?
 	[ $rc -eq 0 ] || kill "$srv" 2>/dev/null
