@@ -59,30 +59,44 @@
 
 #include "dcqcn.h"
 
-#define P(_id, _mlx5, _key, _unit, _min, _max) \
-	[_id] = { .mlx5_name = _mlx5, .key = _key, .unit = _unit, .min = _min, .max = _max }
+#define P(_id, _field, _mlx5, _key, _unit, _min, _max)				\
+	[_id] = { .mlx5_name = _mlx5, .key = _key, .unit = _unit, .min = _min, .max = _max, \
+		  .offset = offsetof(struct dcqcn_params, _field) }
 
 const struct dcqcn_param_info dcqcn_param_info[DCQCN_P_COUNT] = {
-	P(DCQCN_P_CLAMP_TGT_RATE, "rp_clamp_tgt_rate", "clamp-tgt-rate", "bool", 0, 1),
-	P(DCQCN_P_CLAMP_TGT_RATE_ATI, "rp_clamp_tgt_rate_ati", "clamp-tgt-rate-ati",
-	  "bool", 0, 1),
-	P(DCQCN_P_TIME_RESET, "rp_time_reset", "time-reset", "us", 1, DCQCN_TIME_MAX_US),
-	P(DCQCN_P_BYTE_RESET, "rp_byte_reset", "byte-reset", "64B", 0, DCQCN_BYTE_RESET_MAX),
-	P(DCQCN_P_THRESHOLD, "rp_threshold", "threshold", "stages", 1, DCQCN_THRESHOLD_MAX),
-	P(DCQCN_P_MAX_RATE, "rp_max_rate", "max-rate", "Mb/s", 0, DCQCN_RATE_MAX_MBPS),
-	P(DCQCN_P_AI_RATE, "rp_ai_rate", "ai-rate", "Mb/s", 1, DCQCN_RATE_MAX_MBPS),
-	P(DCQCN_P_HAI_RATE, "rp_hai_rate", "hai-rate", "Mb/s", 1, DCQCN_RATE_MAX_MBPS),
-	P(DCQCN_P_GD, "rp_gd", "gd", "shift", 0, DCQCN_GD_MAX),
-	P(DCQCN_P_MIN_DEC_FAC, "rp_min_dec_fac", "min-dec-fac", "%", 1, DCQCN_MIN_DEC_FAC_MAX),
-	P(DCQCN_P_MIN_RATE, "rp_min_rate", "min-rate", "Mb/s", 1, DCQCN_RATE_MAX_MBPS),
-	P(DCQCN_P_RATE_TO_SET_ON_FIRST_CNP, "rp_rate_to_set_on_first_cnp",
-	  "rate-on-first-cnp", "Mb/s", 0, DCQCN_RATE_MAX_MBPS),
-	P(DCQCN_P_DCE_TCP_G, "rp_dce_tcp_g", "dce-tcp-g", "1/1024", 0, DCQCN_G_MAX),
-	P(DCQCN_P_DCE_TCP_RTT, "rp_dce_tcp_rtt", "dce-tcp-rtt", "us", 1, DCQCN_TIME_MAX_US),
-	P(DCQCN_P_RATE_REDUCE_MONITOR_PERIOD, "rp_rate_reduce_monitor_period",
-	  "rate-reduce-monitor-period", "us", 0, DCQCN_TIME_MAX_US),
-	P(DCQCN_P_INITIAL_ALPHA, "rp_initial_alpha_value", "initial-alpha", "1/1024",
-	  0, DCQCN_ALPHA_MAX),
+	P(DCQCN_P_CLAMP_TGT_RATE, clamp_tgt_rate,
+	  "rp_clamp_tgt_rate", "clamp-tgt-rate", "bool", 0, 1),
+	P(DCQCN_P_CLAMP_TGT_RATE_ATI, clamp_tgt_rate_ati,
+	  "rp_clamp_tgt_rate_ati", "clamp-tgt-rate-ati", "bool", 0, 1),
+	P(DCQCN_P_TIME_RESET, time_reset_us,
+	  "rp_time_reset", "time-reset", "us", 1, DCQCN_TIME_MAX_US),
+	P(DCQCN_P_BYTE_RESET, byte_reset,
+	  "rp_byte_reset", "byte-reset", "64B", 0, DCQCN_BYTE_RESET_MAX),
+	P(DCQCN_P_THRESHOLD, threshold,
+	  "rp_threshold", "threshold", "stages", 1, DCQCN_THRESHOLD_MAX),
+	P(DCQCN_P_MAX_RATE, max_rate_mbps,
+	  "rp_max_rate", "max-rate", "Mb/s", 0, DCQCN_RATE_MAX_MBPS),
+	P(DCQCN_P_AI_RATE, ai_rate_mbps,
+	  "rp_ai_rate", "ai-rate", "Mb/s", 1, DCQCN_RATE_MAX_MBPS),
+	P(DCQCN_P_HAI_RATE, hai_rate_mbps,
+	  "rp_hai_rate", "hai-rate", "Mb/s", 1, DCQCN_RATE_MAX_MBPS),
+	P(DCQCN_P_GD, gd,
+	  "rp_gd", "gd", "shift", 0, DCQCN_GD_MAX),
+	P(DCQCN_P_MIN_DEC_FAC, min_dec_fac,
+	  "rp_min_dec_fac", "min-dec-fac", "%", 1, DCQCN_MIN_DEC_FAC_MAX),
+	P(DCQCN_P_MIN_RATE, min_rate_mbps,
+	  "rp_min_rate", "min-rate", "Mb/s", 1, DCQCN_RATE_MAX_MBPS),
+	P(DCQCN_P_RATE_TO_SET_ON_FIRST_CNP, rate_to_set_on_first_cnp_mbps,
+	  "rp_rate_to_set_on_first_cnp", "rate-on-first-cnp", "Mb/s", 0, DCQCN_RATE_MAX_MBPS),
+	P(DCQCN_P_DCE_TCP_G, dce_tcp_g,
+	  "rp_dce_tcp_g", "dce-tcp-g", "1/1024", 0, DCQCN_G_MAX),
+	P(DCQCN_P_DCE_TCP_RTT, dce_tcp_rtt_us,
+	  "rp_dce_tcp_rtt", "dce-tcp-rtt", "us", 1, DCQCN_TIME_MAX_US),
+	P(DCQCN_P_RATE_REDUCE_MONITOR_PERIOD, rate_reduce_monitor_period_us,
+	  "rp_rate_reduce_monitor_period", "rate-reduce-monitor-period", "us",
+	  0, DCQCN_TIME_MAX_US),
+	P(DCQCN_P_INITIAL_ALPHA, initial_alpha,
+	  "rp_initial_alpha_value", "initial-alpha", "1/1024", 0, DCQCN_ALPHA_MAX),
 };
 
 #undef P
@@ -132,18 +146,14 @@ const struct dcqcn_params dcqcn_preset_paper = {
 	.initial_alpha = 1023,
 };
 
-/* struct dcqcn_params is an array of u32 in enum dcqcn_param_id order. */
-static_assert(sizeof(struct dcqcn_params) == DCQCN_P_COUNT * sizeof(u32),
-	      "dcqcn_params must hold one u32 per parameter id");
-
 u32 dcqcn_param_get(const struct dcqcn_params *p, enum dcqcn_param_id id)
 {
-	return ((const u32 *)p)[id];
+	return *(const u32 *)((const char *)p + dcqcn_param_info[id].offset);
 }
 
 void dcqcn_param_set(struct dcqcn_params *p, enum dcqcn_param_id id, u32 value)
 {
-	((u32 *)p)[id] = value;
+	*(u32 *)((char *)p + dcqcn_param_info[id].offset) = value;
 }
 
 int dcqcn_params_check(const struct dcqcn_params *p)

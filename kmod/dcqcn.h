@@ -22,6 +22,7 @@
 #else
 #include <assert.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 typedef __u8 u8;
 typedef __u16 u16;
@@ -58,7 +59,7 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 
 /*
  * The knobs of the RP, with mlx5's names, meanings, units and defaults
- * (dcqcn_preset_mlx5). The order is the order of enum dcqcn_param_id.
+ * (dcqcn_preset_mlx5). dcqcn_param_info[] finds each by its id.
  */
 struct dcqcn_params {
 	u32 clamp_tgt_rate;		/* bool: on a cut always Rt = Rc */
@@ -106,6 +107,7 @@ struct dcqcn_param_info {
 	const char *unit;
 	u32 min;
 	u32 max;
+	u32 offset;		/* of its u32 in struct dcqcn_params */
 };
 
 extern const struct dcqcn_param_info dcqcn_param_info[DCQCN_P_COUNT];

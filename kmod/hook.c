@@ -162,15 +162,15 @@ module_param_cb(hook_timing, &hook_timing_ops, NULL, 0644);
 MODULE_PARM_DESC(hook_timing, "count the time spent in the hooks per device (0/1)");
 
 /* Each hook's time counter is followed by its packet counter. */
-static_assert(RXE_CC_A_STAT_HOOK_TX_PACKETS - RXE_CC_A_STAT_HOOK_TX_NS == 1);
-static_assert(RXE_CC_A_STAT_HOOK_RX_PACKETS - RXE_CC_A_STAT_HOOK_RX_NS == 1);
+static_assert(RXE_CC_C_HOOK_TX_PACKETS - RXE_CC_C_HOOK_TX_NS == 1);
+static_assert(RXE_CC_C_HOOK_RX_PACKETS - RXE_CC_C_HOOK_RX_NS == 1);
 
 typedef unsigned int (*rxe_cc_hook_fn)(struct sk_buff *skb, const struct nf_hook_state *state);
 
 /* Runs HOOK and adds its time to NDEV's NS_STAT, if NDEV is an rxe device. */
 static unsigned int rxe_cc_timed(rxe_cc_hook_fn hook, struct sk_buff *skb,
 				 const struct nf_hook_state *state,
-				 const struct net_device *ndev, int ns_stat)
+				 const struct net_device *ndev, enum rxe_cc_counter ns_stat)
 {
 	u64 start_ns = ktime_get_ns();
 	unsigned int verdict = hook(skb, state);
@@ -241,7 +241,7 @@ static unsigned int rxe_cc_egress(void *priv, struct sk_buff *skb,
 {
 	if (static_branch_unlikely(&rxe_cc_hook_timing))
 		return rxe_cc_timed(__rxe_cc_egress, skb, state, state->out,
-				    RXE_CC_A_STAT_HOOK_TX_NS);
+				    RXE_CC_C_HOOK_TX_NS);
 	return __rxe_cc_egress(skb, state);
 }
 
@@ -265,7 +265,7 @@ static __always_inline unsigned int __rxe_cc_ingress(struct sk_buff *skb,
 		return NF_ACCEPT;
 	if (err || !roce_opcode_is_known(pkt.bth.opcode)) {
 		/* rxe drops these itself; we only count them. */
-		rxe_cc_dev_count(dev, RXE_CC_A_STAT_MALFORMED, 1);
+		rxe_cc_dev_count(dev, RXE_CC_C_MALFORMED, 1);
 		return NF_ACCEPT;
 	}
 	cfg = rxe_cc_cfg(dev);
@@ -280,10 +280,10 @@ static __always_inline unsigned int __rxe_cc_ingress(struct sk_buff *skb,
 	qp = rxe_cc_qp_lookup(dev, qpn);
 	if (!qp) {
 		/* Not one of our QPs yet: no peer QP to send a CNP to. */
-		rxe_cc_dev_count(dev, RXE_CC_A_STAT_UNKNOWN_QP, 1);
+		rxe_cc_dev_count(dev, RXE_CC_C_UNKNOWN_QP, 1);
 		if (pkt.ecn == INET_ECN_CE) {
-			rxe_cc_dev_count(dev, RXE_CC_A_STAT_ECN_MARKED, 1);
-			rxe_cc_dev_count(dev, RXE_CC_A_STAT_CNP_UNRESOLVED, 1);
+			rxe_cc_dev_count(dev, RXE_CC_C_ECN_MARKED, 1);
+			rxe_cc_dev_count(dev, RXE_CC_C_CNP_UNRESOLVED, 1);
 		}
 		return NF_ACCEPT;
 	}
@@ -299,7 +299,7 @@ static unsigned int rxe_cc_ingress(void *priv, struct sk_buff *skb,
 {
 	if (static_branch_unlikely(&rxe_cc_hook_timing))
 		return rxe_cc_timed(__rxe_cc_ingress, skb, state, state->in,
-				    RXE_CC_A_STAT_HOOK_RX_NS);
+				    RXE_CC_C_HOOK_RX_NS);
 	return __rxe_cc_ingress(skb, state);
 }
 

@@ -98,7 +98,7 @@ static int monitor_admit(struct rxe_cc_dev *dev, u64 now_ns)
 	dev->monitor_credit_ns = credit_ns;
 	spin_unlock_bh(&dev->monitor_lock);
 	if (dropped < 0)
-		rxe_cc_dev_count(dev, RXE_CC_A_STAT_MONITOR_DROPPED, 1);
+		rxe_cc_dev_count(dev, RXE_CC_C_MONITOR_DROPPED, 1);
 	return dropped;
 }
 
@@ -155,7 +155,7 @@ static void monitor_send(struct rxe_cc_dev *dev, u8 cmd, const struct rxe_cc_eve
 	genlmsg_multicast_netns(family, dev_net(dev->ndev), msg, 0, 0, GFP_ATOMIC);
 	return;
 lost:
-	rxe_cc_dev_count(dev, RXE_CC_A_STAT_MONITOR_DROPPED, 1);
+	rxe_cc_dev_count(dev, RXE_CC_C_MONITOR_DROPPED, 1);
 }
 
 void rxe_cc_monitor_cnp_sent(struct rxe_cc_dev *dev, u32 qpn, u32 remote_qpn, u64 now_ns)

@@ -167,35 +167,13 @@ static struct rxe_cc_dev *rxe_cc_nl_dev_for_set(struct genl_info *info,
 	return dev;
 }
 
-/*
- * Counters as a nest of type TYPE. A device has no queue of its own; a QP
- * sees no malformed packets and is never unknown.
- */
-static int rxe_cc_put_stats(struct sk_buff *msg, int type, const u64 *stats)
-{
-	struct nlattr *nest = nla_nest_start(msg, type);
-	int i;
-
-	if (!nest)
-		return -EMSGSIZE;
-	for (i = RXE_CC_A_STAT_UNSPEC + 1; i < RXE_CC_A_STAT_PAD; i++) {
-		bool dev_only = i >= RXE_CC_A_STAT_MALFORMED;
-
-		if (type == RXE_CC_A_STATS ? i == RXE_CC_A_STAT_QUEUE_PEAK : dev_only)
-			continue;
-		if (nla_put_u64_64bit(msg, i, stats[i], RXE_CC_A_STAT_PAD))
-			return -EMSGSIZE;
-	}
-	nla_nest_end(msg, nest);
-	return 0;
-}
-
 static int rxe_cc_fill_dev(struct sk_buff *msg, struct rxe_cc_dev *dev, u32 portid,
 			   u32 seq, int flags)
 {
 	const struct rxe_cc_config *cfg = rcu_dereference_protected(dev->cfg,
 						lockdep_is_held(&rxe_cc_config_lock));
-	u64 stats[RXE_CC_NSTATS];
+	struct rxe_cc_np_params np = cfg->np;
+	u64 stats[RXE_CC_NCOUNTERS];
 	struct nlattr *nest;
 	void *hdr;
 	int id;
@@ -222,12 +200,12 @@ static int rxe_cc_fill_dev(struct sk_buff *msg, struct rxe_cc_dev *dev, u32 port
 	if (!nest)
 		goto cancel;
 	for (id = RXE_CC_A_NP_ENABLE; id <= RXE_CC_A_NP_MAX; id++)
-		if (nla_put_u32(msg, id, rxe_cc_np_param_get(&cfg->np, id)))
+		if (nla_put_u32(msg, id, *rxe_cc_np_param(&np, id)))
 			goto cancel;
 	nla_nest_end(msg, nest);
 
 	rxe_cc_dev_stats_sum(dev, stats);
-	if (rxe_cc_put_stats(msg, RXE_CC_A_STATS, stats))
+	if (rxe_cc_stats_put(msg, RXE_CC_A_STATS, stats, false))
 		goto cancel;
 	genlmsg_end(msg, hdr);
 	return 0;
@@ -362,7 +340,7 @@ static int rxe_cc_nl_np_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	for (i = RXE_CC_A_NP_ENABLE; i <= RXE_CC_A_NP_MAX; i++)
 		if (tb[i])
-			rxe_cc_np_param_set(&cfg.np, i, nla_get_u32(tb[i]));
+			*rxe_cc_np_param(&cfg.np, i) = nla_get_u32(tb[i]);
 	err = rxe_cc_dev_set_config(dev, &cfg);
 out:
 	mutex_unlock(&rxe_cc_config_lock);
@@ -406,7 +384,7 @@ static int rxe_cc_fill_qp(struct sk_buff *msg, struct rxe_cc_dev *dev, struct rx
 	    nla_put_u32(msg, RXE_CC_A_QP_DCQCN, snap.dcqcn_mode) ||
 	    nla_put_u32(msg, RXE_CC_A_QP_MIN_RATE, snap.min_rate_mbps) ||
 	    nla_put_u32(msg, RXE_CC_A_QP_MAX_RATE, snap.max_rate_mbps) ||
-	    rxe_cc_put_stats(msg, RXE_CC_A_QP_STATS, snap.stats))
+	    rxe_cc_stats_put(msg, RXE_CC_A_QP_STATS, snap.stats, true))
 		goto cancel;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);

@@ -182,23 +182,23 @@ void rxe_cc_np_ce(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 {
 	const struct rxe_cc_np_params *np = &cfg->np;
 	u64 now = ktime_get_ns();
+	bool send = false;
 	u32 dest_qpn, prio;
-	int stat, err;
+	int err;
 
 	spin_lock_bh(&qp->lock);
-	rxe_cc_qp_count(qp, RXE_CC_A_STAT_ECN_MARKED, 1);
+	rxe_cc_qp_count(qp, RXE_CC_C_ECN_MARKED, 1);
 	dest_qpn = qp->remote_qpn;
-	stat = 0;
-	if (!np->enable)
-		stat = -1;
-	else if (dest_qpn == RXE_CC_QPN_UNKNOWN)
-		stat = RXE_CC_A_STAT_CNP_UNRESOLVED;
-	else if (!np_take_slot(dev, qp, np, now))
-		stat = RXE_CC_A_STAT_CNP_SUPPRESSED;
-	if (stat > 0)
-		rxe_cc_qp_count(qp, stat, 1);
+	if (np->enable) {
+		if (dest_qpn == RXE_CC_QPN_UNKNOWN)
+			rxe_cc_qp_count(qp, RXE_CC_C_CNP_UNRESOLVED, 1);
+		else if (!np_take_slot(dev, qp, np, now))
+			rxe_cc_qp_count(qp, RXE_CC_C_CNP_SUPPRESSED, 1);
+		else
+			send = true;
+	}
 	spin_unlock_bh(&qp->lock);
-	if (stat)
+	if (!send)
 		return;
 
 	prio = np->cnp_prio_mode ? skb->priority : np->cnp_prio;
@@ -208,7 +208,7 @@ void rxe_cc_np_ce(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 		err = np_send_v4(dev, np, skb, dest_qpn, prio);
 
 	spin_lock_bh(&qp->lock);
-	rxe_cc_qp_count(qp, err ? RXE_CC_A_STAT_CNP_UNRESOLVED : RXE_CC_A_STAT_CNP_SENT, 1);
+	rxe_cc_qp_count(qp, err ? RXE_CC_C_CNP_UNRESOLVED : RXE_CC_C_CNP_SENT, 1);
 	spin_unlock_bh(&qp->lock);
 	if (!err)
 		rxe_cc_monitor_cnp_sent(dev, qp->qpn, dest_qpn, now);

@@ -155,10 +155,10 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	/* Until it leaves, the packet's timestamp is when it was held. */
 	skb->tstamp = ns_to_ktime(now);
 	__skb_queue_tail(&qp->queue, skb);
-	rxe_cc_qp_count(qp, RXE_CC_A_STAT_PACED_PACKETS, 1);
+	rxe_cc_qp_count(qp, RXE_CC_C_PACED_PACKETS, 1);
 	queued = skb_queue_len(&qp->queue);
-	if (queued > rxe_cc_qp_stat(qp, RXE_CC_A_STAT_QUEUE_PEAK))
-		rxe_cc_qp_stat(qp, RXE_CC_A_STAT_QUEUE_PEAK) = queued;
+	if (queued > rxe_cc_qp_stat(qp, RXE_CC_C_QUEUE_PEAK))
+		rxe_cc_qp_stat(qp, RXE_CC_C_QUEUE_PEAK) = queued;
 	if (!qp->in_pacer_tree) {
 		spin_lock(&dev->pacer_lock);
 		pacer_tree_insert(dev, qp);
@@ -199,7 +199,7 @@ static void pacer_serve(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp, u64 now)
 		pacer_tree_remove(dev, qp);
 	spin_unlock(&dev->pacer_lock);
 
-	rxe_cc_qp_count(qp, RXE_CC_A_STAT_PACED_NS, now - ktime_to_ns(skb->tstamp));
+	rxe_cc_qp_count(qp, RXE_CC_C_PACED_NS, now - ktime_to_ns(skb->tstamp));
 	pacer_depart(qp, rxe_cc_cfg(dev), skb->len, now);
 	if (!skb_queue_empty(&qp->queue)) {
 		spin_lock(&dev->pacer_lock);
@@ -272,7 +272,7 @@ static void pacer_flush_qp(struct rxe_cc_qp *qp, bool send)
 
 	if (!send && !skb_queue_empty(&list)) {
 		spin_lock_bh(&qp->lock);
-		rxe_cc_qp_count(qp, RXE_CC_A_STAT_PACED_DROPPED, skb_queue_len(&list));
+		rxe_cc_qp_count(qp, RXE_CC_C_PACED_DROPPED, skb_queue_len(&list));
 		spin_unlock_bh(&qp->lock);
 	}
 	local_bh_disable();

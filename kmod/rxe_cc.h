@@ -34,8 +34,25 @@
 
 #define RXE_CC_VERSION "0.1.0"
 
-/* Counter ids are the netlink attribute ids. */
-#define RXE_CC_NSTATS (RXE_CC_A_STAT_MAX + 1)
+/* The counters (counters.h), by the names the module counts them with. */
+#define RXE_CC_QP_FAST(name)		RXE_CC_C_##name,
+#define RXE_CC_QP_COUNTER(name)		RXE_CC_C_##name,
+#define RXE_CC_QP_GAUGE(name)		RXE_CC_C_##name,
+#define RXE_CC_DEV_COUNTER(name)	RXE_CC_C_##name,
+enum rxe_cc_counter {
+#include "counters.h"
+	RXE_CC_NCOUNTERS
+};
+
+#undef RXE_CC_QP_FAST
+#undef RXE_CC_QP_COUNTER
+#undef RXE_CC_QP_GAUGE
+#undef RXE_CC_DEV_COUNTER
+
+/* Where the kinds begin: a QP's counters are the first RXE_CC_QP_NCOUNTERS. */
+#define RXE_CC_QP_NFAST		RXE_CC_C_ECN_MARKED
+#define RXE_CC_QP_NCOUNTERS	RXE_CC_C_MALFORMED
+#define RXE_CC_QP_NLOCKED	(RXE_CC_QP_NCOUNTERS - RXE_CC_QP_NFAST)
 
 struct rxe_cc_np_params {
 	u32 enable;
@@ -46,17 +63,24 @@ struct rxe_cc_np_params {
 	u32 cnp_prio_mode;
 };
 
-/* The NP parameters are one u32 each, in RXE_CC_A_NP_* order. */
-static_assert(sizeof(struct rxe_cc_np_params) == RXE_CC_A_NP_MAX * sizeof(u32));
-
-static inline u32 rxe_cc_np_param_get(const struct rxe_cc_np_params *np, int attr)
+/* The NP parameter that netlink attribute ATTR (RXE_CC_A_NP_*) carries. */
+static inline u32 *rxe_cc_np_param(struct rxe_cc_np_params *np, int attr)
 {
-	return ((const u32 *)np)[attr - RXE_CC_A_NP_ENABLE];
-}
-
-static inline void rxe_cc_np_param_set(struct rxe_cc_np_params *np, int attr, u32 value)
-{
-	((u32 *)np)[attr - RXE_CC_A_NP_ENABLE] = value;
+	switch (attr) {
+	case RXE_CC_A_NP_ENABLE:
+		return &np->enable;
+	case RXE_CC_A_NP_MIN_TIME_BETWEEN_CNPS:
+		return &np->min_time_between_cnps_us;
+	case RXE_CC_A_NP_PER_PORT:
+		return &np->per_port;
+	case RXE_CC_A_NP_CNP_DSCP:
+		return &np->cnp_dscp;
+	case RXE_CC_A_NP_CNP_PRIO:
+		return &np->cnp_prio;
+	case RXE_CC_A_NP_CNP_PRIO_MODE:
+		return &np->cnp_prio_mode;
+	}
+	return NULL;
 }
 
 #define RXE_CC_NP_MIN_TIME_MAX_US	DCQCN_TIME_MAX_US
@@ -78,7 +102,7 @@ struct rxe_cc_config {
 };
 
 struct rxe_cc_dev_stats {
-	u64 v[RXE_CC_NSTATS];
+	u64 v[RXE_CC_NCOUNTERS];
 };
 
 #define RXE_CC_QP_HASH_BITS	10
@@ -93,7 +117,7 @@ struct rxe_cc_dev {
 	struct net_device *ndev;		/* reference held */
 	struct rxe_cc_config __rcu *cfg;
 	struct rxe_cc_dev_stats __percpu *stats;
-	u64 stats_base[RXE_CC_NSTATS];		/* the sums at the last reset */
+	u64 stats_base[RXE_CC_NCOUNTERS];	/* the sums at the last reset */
 
 	spinlock_t qp_lock;			/* QP table writers */
 	DECLARE_HASHTABLE(qps, RXE_CC_QP_HASH_BITS);
@@ -124,16 +148,6 @@ typedef int (*rxe_cc_okfn_t)(struct net *net, struct sock *sk, struct sk_buff *s
 
 #define RXE_CC_QPN_UNKNOWN	U32_MAX
 
-/*
- * A QP's counters are the ids below RXE_CC_A_STAT_MALFORMED. The four that
- * every packet moves are atomic, counted without the QP's lock; the others
- * are kept under it, in qp->stats from RXE_CC_QP_STAT_LOCKED on.
- */
-#define RXE_CC_QP_STAT_LOCKED	RXE_CC_A_STAT_ECN_MARKED
-#define RXE_CC_QP_NSTATS	(RXE_CC_A_STAT_MALFORMED - RXE_CC_QP_STAT_LOCKED)
-static_assert(RXE_CC_A_STAT_TX_PACKETS == 1 &&
-	      RXE_CC_A_STAT_RX_BYTES + 1 == RXE_CC_QP_STAT_LOCKED);
-
 struct rxe_cc_qp {
 	struct hlist_node hnode;
 	struct rcu_head rcu;
@@ -141,10 +155,8 @@ struct rxe_cc_qp {
 	u32 qpn;
 	const struct sock *sk;			/* identity: a new QP has a new socket */
 
-	atomic64_t tx_packets;
-	atomic64_t tx_bytes;
-	atomic64_t rx_packets;
-	atomic64_t rx_bytes;
+	/* RXE_CC_QP_FAST_COUNTERS, counted without the lock. */
+	atomic64_t fast_stats[RXE_CC_QP_NFAST];
 	/*
 	 * The generation of the configuration under which the QP was last
 	 * found at rest at the line rate, with nothing held; 0 when it is
@@ -176,7 +188,7 @@ struct rxe_cc_qp {
 	u32 min_rate_mbps;			/* 0: the device's */
 	u32 max_rate_mbps;			/* 0: the device's */
 
-	u64 stats[RXE_CC_QP_NSTATS];		/* from RXE_CC_QP_STAT_LOCKED */
+	u64 stats[RXE_CC_QP_NLOCKED];		/* RXE_CC_QP_LOCKED_COUNTERS */
 };
 
 extern struct list_head rxe_cc_devs;
@@ -187,37 +199,37 @@ static inline struct rxe_cc_config *rxe_cc_cfg(struct rxe_cc_dev *dev)
 	return rcu_dereference(dev->cfg);
 }
 
-static inline void rxe_cc_dev_count(struct rxe_cc_dev *dev, int stat, u64 n)
+static inline void rxe_cc_dev_count(struct rxe_cc_dev *dev, enum rxe_cc_counter c, u64 n)
 {
-	this_cpu_add(dev->stats->v[stat], n);
+	this_cpu_add(dev->stats->v[c], n);
 }
 
-/* The QP's counter STAT, one of those kept under its lock. */
-#define rxe_cc_qp_stat(qp, stat)	((qp)->stats[(stat) - RXE_CC_QP_STAT_LOCKED])
+/* The QP's counter C, one of RXE_CC_QP_LOCKED_COUNTERS. */
+#define rxe_cc_qp_stat(qp, c)	((qp)->stats[(c) - RXE_CC_QP_NFAST])
 
 /* Counts on the QP (its lock held) and on its device. */
-static inline void rxe_cc_qp_count(struct rxe_cc_qp *qp, int stat, u64 n)
+static inline void rxe_cc_qp_count(struct rxe_cc_qp *qp, enum rxe_cc_counter c, u64 n)
 {
-	rxe_cc_qp_stat(qp, stat) += n;
-	rxe_cc_dev_count(qp->dev, stat, n);
+	rxe_cc_qp_stat(qp, c) += n;
+	rxe_cc_dev_count(qp->dev, c, n);
 }
 
 /* A packet of LEN bytes the QP sent; no lock needed. */
 static inline void rxe_cc_qp_count_tx(struct rxe_cc_qp *qp, unsigned int len)
 {
-	atomic64_inc(&qp->tx_packets);
-	atomic64_add(len, &qp->tx_bytes);
-	rxe_cc_dev_count(qp->dev, RXE_CC_A_STAT_TX_PACKETS, 1);
-	rxe_cc_dev_count(qp->dev, RXE_CC_A_STAT_TX_BYTES, len);
+	atomic64_inc(&qp->fast_stats[RXE_CC_C_TX_PACKETS]);
+	atomic64_add(len, &qp->fast_stats[RXE_CC_C_TX_BYTES]);
+	rxe_cc_dev_count(qp->dev, RXE_CC_C_TX_PACKETS, 1);
+	rxe_cc_dev_count(qp->dev, RXE_CC_C_TX_BYTES, len);
 }
 
 /* A packet of LEN bytes the QP received; no lock needed. */
 static inline void rxe_cc_qp_count_rx(struct rxe_cc_qp *qp, unsigned int len)
 {
-	atomic64_inc(&qp->rx_packets);
-	atomic64_add(len, &qp->rx_bytes);
-	rxe_cc_dev_count(qp->dev, RXE_CC_A_STAT_RX_PACKETS, 1);
-	rxe_cc_dev_count(qp->dev, RXE_CC_A_STAT_RX_BYTES, len);
+	atomic64_inc(&qp->fast_stats[RXE_CC_C_RX_PACKETS]);
+	atomic64_add(len, &qp->fast_stats[RXE_CC_C_RX_BYTES]);
+	rxe_cc_dev_count(qp->dev, RXE_CC_C_RX_PACKETS, 1);
+	rxe_cc_dev_count(qp->dev, RXE_CC_C_RX_BYTES, len);
 }
 
 /*
@@ -319,7 +331,7 @@ extern struct mutex rxe_cc_config_lock;
 /* What a reader sees of a QP (rxe_cc_qp_snapshot()). */
 struct rxe_cc_qp_snapshot {
 	struct dcqcn_flow flow;
-	u64 stats[RXE_CC_NSTATS];
+	u64 stats[RXE_CC_QP_NCOUNTERS];
 	struct in6_addr peer;
 	bool peer_v6;
 	u8 dcqcn_mode;
@@ -342,6 +354,7 @@ void rxe_cc_qp_stats_read(const struct rxe_cc_qp *qp, u64 *stats);
 void rxe_cc_qp_stats_reset(struct rxe_cc_qp *qp);
 void rxe_cc_dev_stats_sum(struct rxe_cc_dev *dev, u64 *sum);
 void rxe_cc_dev_stats_reset(struct rxe_cc_dev *dev);
+int rxe_cc_stats_put(struct sk_buff *msg, int type, const u64 *stats, bool qp);
 
 /* pacer.c */
 unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,

@@ -1,25 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Counters: reading and resetting them, for a QP and for a device.
+ * Counters (counters.h): reading, resetting and reporting them, for a QP
+ * and for a device.
  *
- * A device counts on per-CPU counters, which the packet path adds to
- * without a lock. A QP counts the four counters every packet moves in
- * atomics, the others under its lock. Both are indexed by their netlink
- * attribute id (rxe_cc.h).
+ * A device counts every counter on per-CPU counters, which the packet path
+ * adds to without a lock. A QP counts the counters every packet moves in
+ * atomics and the others under its lock. Readers get an array indexed by
+ * enum rxe_cc_counter; only reporting knows the netlink attributes.
  */
 
 #include "rxe_cc.h"
 
-/* The QP's counters, by id, into STATS[RXE_CC_NSTATS]; its lock held. */
+enum rxe_cc_counter_scope {
+	RXE_CC_SCOPE_BOTH,
+	RXE_CC_SCOPE_QP,
+	RXE_CC_SCOPE_DEV,
+};
+
+/* Each counter's netlink attribute, and where it is reported. */
+#define RXE_CC_COUNTER_INFO(name, where) \
+	[RXE_CC_C_##name] = { RXE_CC_A_STAT_##name, RXE_CC_SCOPE_##where },
+#define RXE_CC_QP_FAST(name)		RXE_CC_COUNTER_INFO(name, BOTH)
+#define RXE_CC_QP_COUNTER(name)		RXE_CC_COUNTER_INFO(name, BOTH)
+#define RXE_CC_QP_GAUGE(name)		RXE_CC_COUNTER_INFO(name, QP)
+#define RXE_CC_DEV_COUNTER(name)	RXE_CC_COUNTER_INFO(name, DEV)
+static const struct {
+	u16 attr;
+	u8 scope;
+} rxe_cc_counter_info[RXE_CC_NCOUNTERS] = {
+#include "counters.h"
+};
+
+/* The QP's counters into STATS[RXE_CC_QP_NCOUNTERS]; its lock held. */
 void rxe_cc_qp_stats_read(const struct rxe_cc_qp *qp, u64 *stats)
 {
+	int i;
+
 	lockdep_assert_held(&qp->lock);
-	memset(stats, 0, RXE_CC_NSTATS * sizeof(*stats));
-	stats[RXE_CC_A_STAT_TX_PACKETS] = atomic64_read(&qp->tx_packets);
-	stats[RXE_CC_A_STAT_TX_BYTES] = atomic64_read(&qp->tx_bytes);
-	stats[RXE_CC_A_STAT_RX_PACKETS] = atomic64_read(&qp->rx_packets);
-	stats[RXE_CC_A_STAT_RX_BYTES] = atomic64_read(&qp->rx_bytes);
-	memcpy(&stats[RXE_CC_QP_STAT_LOCKED], qp->stats, sizeof(qp->stats));
+	for (i = 0; i < RXE_CC_QP_NFAST; i++)
+		stats[i] = atomic64_read(&qp->fast_stats[i]);
+	memcpy(&stats[RXE_CC_QP_NFAST], qp->stats, sizeof(qp->stats));
 }
 
 /*
@@ -28,11 +48,11 @@ void rxe_cc_qp_stats_read(const struct rxe_cc_qp *qp, u64 *stats)
  */
 void rxe_cc_qp_stats_reset(struct rxe_cc_qp *qp)
 {
+	int i;
+
 	spin_lock_bh(&qp->lock);
-	atomic64_set(&qp->tx_packets, 0);
-	atomic64_set(&qp->tx_bytes, 0);
-	atomic64_set(&qp->rx_packets, 0);
-	atomic64_set(&qp->rx_bytes, 0);
+	for (i = 0; i < RXE_CC_QP_NFAST; i++)
+		atomic64_set(&qp->fast_stats[i], 0);
 	memset(qp->stats, 0, sizeof(qp->stats));
 	spin_unlock_bh(&qp->lock);
 }
@@ -41,23 +61,26 @@ static void dev_stats_raw(struct rxe_cc_dev *dev, u64 *sum)
 {
 	int cpu, i;
 
-	memset(sum, 0, sizeof(u64) * RXE_CC_NSTATS);
+	memset(sum, 0, sizeof(u64) * RXE_CC_NCOUNTERS);
 	for_each_possible_cpu(cpu) {
 		const struct rxe_cc_dev_stats *s = per_cpu_ptr(dev->stats, cpu);
 
-		for (i = 0; i < RXE_CC_NSTATS; i++)
+		for (i = 0; i < RXE_CC_NCOUNTERS; i++)
 			sum[i] += READ_ONCE(s->v[i]);
 	}
 }
 
-/* The device's counters since the last reset (rxe_cc_config_lock held). */
+/*
+ * The device's counters since the last reset into SUM[RXE_CC_NCOUNTERS]
+ * (rxe_cc_config_lock held).
+ */
 void rxe_cc_dev_stats_sum(struct rxe_cc_dev *dev, u64 *sum)
 {
 	int i;
 
 	lockdep_assert_held(&rxe_cc_config_lock);
 	dev_stats_raw(dev, sum);
-	for (i = 0; i < RXE_CC_NSTATS; i++)
+	for (i = 0; i < RXE_CC_NCOUNTERS; i++)
 		sum[i] -= dev->stats_base[i];
 }
 
@@ -77,4 +100,28 @@ void rxe_cc_dev_stats_reset(struct rxe_cc_dev *dev)
 	hash_for_each_rcu(dev->qps, bkt, qp, hnode)
 		rxe_cc_qp_stats_reset(qp);
 	rcu_read_unlock();
+}
+
+/*
+ * A QP's (QP) or a device's counters, as read above, as a nest of type
+ * TYPE of their netlink attributes.
+ */
+int rxe_cc_stats_put(struct sk_buff *msg, int type, const u64 *stats, bool qp)
+{
+	struct nlattr *nest = nla_nest_start(msg, type);
+	int n = qp ? RXE_CC_QP_NCOUNTERS : RXE_CC_NCOUNTERS;
+	int skip = qp ? RXE_CC_SCOPE_DEV : RXE_CC_SCOPE_QP;
+	int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < n; i++) {
+		if (rxe_cc_counter_info[i].scope == skip)
+			continue;
+		if (nla_put_u64_64bit(msg, rxe_cc_counter_info[i].attr, stats[i],
+				      RXE_CC_A_STAT_PAD))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
 }

@@ -554,6 +554,24 @@ static void test_at_rest(void)
 	tap_is(f.alpha, 1018, "alpha decays from the CNP on");
 }
 
+/* Each id reaches its own field: set all to distinct values, read fields. */
+static void test_param_access(void)
+{
+	struct dcqcn_params p = { 0 };
+	unsigned int id, wrong = 0;
+
+	for (id = 0; id < DCQCN_P_COUNT; id++)
+		dcqcn_param_set(&p, id, 1000 + id);
+	for (id = 0; id < DCQCN_P_COUNT; id++)
+		wrong += dcqcn_param_get(&p, id) != 1000 + id;
+	tap_is(wrong, 0, "every parameter id reads back what was set");
+	tap_is(p.clamp_tgt_rate, 1000 + DCQCN_P_CLAMP_TGT_RATE, "clamp-tgt-rate is its field");
+	tap_is(p.ai_rate_mbps, 1000 + DCQCN_P_AI_RATE, "ai-rate is its field");
+	tap_is(p.rate_to_set_on_first_cnp_mbps, 1000 + DCQCN_P_RATE_TO_SET_ON_FIRST_CNP,
+	       "rate-on-first-cnp is its field");
+	tap_is(p.initial_alpha, 1000 + DCQCN_P_INITIAL_ALPHA, "initial-alpha is its field");
+}
+
 static void test_validation(void)
 {
 	struct dcqcn_params p;
@@ -661,6 +679,7 @@ int main(void)
 	test_steps_per_call();
 	test_recovery_ends();
 	test_at_rest();
+	test_param_access();
 	test_validation();
 	test_extremes();
 	return tap_done();
