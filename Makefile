@@ -12,6 +12,8 @@
 #                        KERNEL=6.12 or KERNEL=7 boots another kernel)
 #   make shell           the lab by hand: a shell in the VM on the lab's fabric
 #                        (LAB="--flows 3" takes the lab's options)
+#   make regen           after editing the netlink spec: the uAPI header and
+#                        kmod/genl.[ch], made from it (tools/ynl-regen)
 #   make clean           leave the tree as cloned (test kernels and VM logs
 #                        in .cache go too)
 
@@ -52,6 +54,10 @@ shell:
 	tools/install-deps
 	tools/lab/shell $(LAB) $(if $(KERNEL),--kernel $(KERNEL))
 
+regen:
+	tools/install-deps
+	tools/ynl-regen
+
 # Not the kernel's own M= clean: it deletes every *.ko and modules.order
 # below this folder, the test kernels' modules in .cache among them.
 modules-clean:
@@ -63,4 +69,4 @@ clean: modules-clean
 	$(MAKE) -C selftests clean
 	rm -rf .cache
 
-.PHONY: all modules tools install check bench demo shell modules-clean clean
+.PHONY: all modules tools install check bench demo shell regen modules-clean clean

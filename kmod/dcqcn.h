@@ -40,22 +40,15 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 }
 #endif
 
+/* The API's limits (RXE_CC_*_MAX), from its spec. */
+#include <linux/rxe_cc.h>
+
 #define DCQCN_ALPHA_SHIFT	10
 #define DCQCN_ALPHA_ONE		1024U	/* 1 << DCQCN_ALPHA_SHIFT */
 #define DCQCN_KBPS_PER_MBPS	1000U
 #define DCQCN_NS_PER_US		1000U
 /* rp_byte_reset counts 64-byte units, as the firmware does. */
 #define DCQCN_BYTE_RESET_UNIT	64U
-
-/* Legal ranges, shared with the netlink policy and the tools. */
-#define DCQCN_RATE_MAX_MBPS	400000U		/* 400 Gb/s */
-#define DCQCN_TIME_MAX_US	10000000U	/* 10 s: emulation scales timers up */
-#define DCQCN_BYTE_RESET_MAX	16777215U	/* 2^24 - 1 units, ~1 GiB */
-#define DCQCN_THRESHOLD_MAX	31U
-#define DCQCN_GD_MAX		15U
-#define DCQCN_MIN_DEC_FAC_MAX	100U
-#define DCQCN_G_MAX		1023U
-#define DCQCN_ALPHA_MAX		1023U
 
 /*
  * The knobs of the RP, with mlx5's names, meanings, units and defaults
@@ -111,6 +104,13 @@ struct dcqcn_param_info {
 };
 
 extern const struct dcqcn_param_info dcqcn_param_info[DCQCN_P_COUNT];
+
+/* The spec lists the knobs' attributes in the order of their ids. */
+static inline int dcqcn_param_attr(enum dcqcn_param_id id)
+{
+	return RXE_CC_A_DCQCN_CLAMP_TGT_RATE + id;
+}
+
 extern const struct dcqcn_params dcqcn_preset_mlx5;
 extern const struct dcqcn_params dcqcn_preset_paper;
 

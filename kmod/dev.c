@@ -77,7 +77,7 @@ static u32 rxe_cc_line_kbps(struct net_device *ndev)
 
 	rtnl_lock();
 	if (!__ethtool_get_link_ksettings(ndev, &lks) && lks.base.speed != SPEED_UNKNOWN &&
-	    lks.base.speed > 0 && lks.base.speed <= DCQCN_RATE_MAX_MBPS)
+	    lks.base.speed > 0 && lks.base.speed <= RXE_CC_RATE_MAX_MBPS)
 		mbps = lks.base.speed;
 	rtnl_unlock();
 	return mbps * DCQCN_KBPS_PER_MBPS;

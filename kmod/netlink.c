@@ -1,94 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The rxe_cc generic netlink family (uapi/linux/rxe_cc.h).
+ * The rxe_cc generic netlink family: the handlers of its commands.
  *
- * Reads are open to all; every set and reset needs CAP_NET_ADMIN. Parameter
- * ranges live in the policies, which mirror the DCQCN core's validation and
- * Documentation/netlink/specs/rxe_cc.yaml; what a policy cannot say
- * (min-rate <= max-rate) is checked here with an extack message. A set
- * either applies completely or changes nothing. A request sees only the
- * devices whose netdev is in its own network namespace.
+ * Documentation/netlink/specs/rxe_cc.yaml says what each command takes, who
+ * may send it (reads are open to all, sets and resets need CAP_NET_ADMIN)
+ * and every attribute's range; genl.c, generated from it, holds the
+ * policies that check requests before they get here and the op table. What
+ * a policy cannot say (min-rate <= max-rate) is checked here with an extack
+ * message. A set either applies completely or changes nothing. A request
+ * sees only the devices whose netdev is in its own network namespace.
  */
 
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include <rdma/ib_verbs.h>
 
+#include "genl_compat.h"
+#include "genl.h"
 #include "rxe_cc.h"
 
 /* Replies are built on the family that ends this file. */
 static struct genl_family rxe_cc_genl;
-
-/* Not const: 6.1's nla_policy points to a mutable range. */
-#define RANGE(_min, _max) (&(struct netlink_range_validation){ .min = _min, .max = _max })
-#define U32_RANGE(_min, _max) NLA_POLICY_FULL_RANGE(NLA_U32, RANGE(_min, _max))
-
-static const struct nla_policy rxe_cc_dcqcn_policy[RXE_CC_A_DCQCN_MAX + 1] = {
-	[RXE_CC_A_DCQCN_ENABLE] = NLA_POLICY_MAX(NLA_U32, 1),
-	[RXE_CC_A_DCQCN_PRESET] = { .type = NLA_NUL_STRING, .len = 16 },
-	[RXE_CC_A_DCQCN_CLAMP_TGT_RATE] = NLA_POLICY_MAX(NLA_U32, 1),
-	[RXE_CC_A_DCQCN_CLAMP_TGT_RATE_ATI] = NLA_POLICY_MAX(NLA_U32, 1),
-	[RXE_CC_A_DCQCN_TIME_RESET] = U32_RANGE(1, DCQCN_TIME_MAX_US),
-	[RXE_CC_A_DCQCN_BYTE_RESET] = U32_RANGE(0, DCQCN_BYTE_RESET_MAX),
-	[RXE_CC_A_DCQCN_THRESHOLD] = U32_RANGE(1, DCQCN_THRESHOLD_MAX),
-	[RXE_CC_A_DCQCN_MAX_RATE] = U32_RANGE(0, DCQCN_RATE_MAX_MBPS),
-	[RXE_CC_A_DCQCN_AI_RATE] = U32_RANGE(1, DCQCN_RATE_MAX_MBPS),
-	[RXE_CC_A_DCQCN_HAI_RATE] = U32_RANGE(1, DCQCN_RATE_MAX_MBPS),
-	[RXE_CC_A_DCQCN_GD] = U32_RANGE(0, DCQCN_GD_MAX),
-	[RXE_CC_A_DCQCN_MIN_DEC_FAC] = U32_RANGE(1, DCQCN_MIN_DEC_FAC_MAX),
-	[RXE_CC_A_DCQCN_MIN_RATE] = U32_RANGE(1, DCQCN_RATE_MAX_MBPS),
-	[RXE_CC_A_DCQCN_RATE_TO_SET_ON_FIRST_CNP] = U32_RANGE(0, DCQCN_RATE_MAX_MBPS),
-	[RXE_CC_A_DCQCN_DCE_TCP_G] = U32_RANGE(0, DCQCN_G_MAX),
-	[RXE_CC_A_DCQCN_DCE_TCP_RTT] = U32_RANGE(1, DCQCN_TIME_MAX_US),
-	[RXE_CC_A_DCQCN_RATE_REDUCE_MONITOR_PERIOD] = U32_RANGE(0, DCQCN_TIME_MAX_US),
-	[RXE_CC_A_DCQCN_INITIAL_ALPHA] = U32_RANGE(0, DCQCN_ALPHA_MAX),
-};
-
-static const struct nla_policy rxe_cc_np_policy[RXE_CC_A_NP_MAX + 1] = {
-	[RXE_CC_A_NP_ENABLE] = NLA_POLICY_MAX(NLA_U32, 1),
-	[RXE_CC_A_NP_MIN_TIME_BETWEEN_CNPS] = U32_RANGE(0, RXE_CC_NP_MIN_TIME_MAX_US),
-	[RXE_CC_A_NP_PER_PORT] = NLA_POLICY_MAX(NLA_U32, 1),
-	[RXE_CC_A_NP_CNP_DSCP] = NLA_POLICY_MAX(NLA_U32, RXE_CC_DSCP_MAX),
-	[RXE_CC_A_NP_CNP_PRIO] = NLA_POLICY_MAX(NLA_U32, RXE_CC_PRIO_MAX),
-	[RXE_CC_A_NP_CNP_PRIO_MODE] = NLA_POLICY_MAX(NLA_U32, 1),
-};
-
-/* What a request may say of a QP: which one, and its overrides. */
-static const struct nla_policy rxe_cc_qp_policy[RXE_CC_A_QP_MAX + 1] = {
-	[RXE_CC_A_QP_NUM] = { .type = NLA_U32 },
-	[RXE_CC_A_QP_DCQCN] = NLA_POLICY_MAX(NLA_U32, RXE_CC_QP_DCQCN_OFF),
-	[RXE_CC_A_QP_MIN_RATE] = U32_RANGE(0, DCQCN_RATE_MAX_MBPS),
-	[RXE_CC_A_QP_MAX_RATE] = U32_RANGE(0, DCQCN_RATE_MAX_MBPS),
-};
-
-/*
- * Each command takes only its own attributes: strict validation refuses
- * the rest ("Unknown attribute type"), rather than ignoring them.
- */
-#define RXE_CC_POLICY_DEV \
-	[RXE_CC_A_DEV_INDEX] = { .type = NLA_U32 }, \
-	[RXE_CC_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = IB_DEVICE_NAME_MAX - 1 }
-
-static const struct nla_policy rxe_cc_dev_policy[RXE_CC_A_DEV_NAME + 1] = {
-	RXE_CC_POLICY_DEV,
-};
-
-static const struct nla_policy rxe_cc_dcqcn_set_policy[RXE_CC_A_DCQCN + 1] = {
-	RXE_CC_POLICY_DEV,
-	[RXE_CC_A_DEV_LINE_RATE] = U32_RANGE(1, DCQCN_RATE_MAX_MBPS),
-	[RXE_CC_A_DCQCN] = NLA_POLICY_NESTED(rxe_cc_dcqcn_policy),
-};
-
-static const struct nla_policy rxe_cc_np_set_policy[RXE_CC_A_NP + 1] = {
-	RXE_CC_POLICY_DEV,
-	[RXE_CC_A_NP] = NLA_POLICY_NESTED(rxe_cc_np_policy),
-};
-
-/* QP get, QP set and counter reset: a device and maybe a QP. */
-static const struct nla_policy rxe_cc_qp_req_policy[RXE_CC_A_QP + 1] = {
-	RXE_CC_POLICY_DEV,
-	[RXE_CC_A_QP] = NLA_POLICY_NESTED(rxe_cc_qp_policy),
-};
 
 /* The device ATTRS name, by index or name, in NET (config lock held). */
 static struct rxe_cc_dev *rxe_cc_nl_find_dev(struct net *net, struct nlattr **attrs,
@@ -147,7 +79,7 @@ static int rxe_cc_nl_parse_qp(struct genl_info *info, struct nlattr **tb)
 		return -EINVAL;
 	}
 	return nla_parse_nested(tb, RXE_CC_A_QP_MAX, info->attrs[RXE_CC_A_QP],
-				rxe_cc_qp_policy, info->extack);
+				rxe_cc_qp_nl_policy, info->extack);
 }
 
 /*
@@ -191,7 +123,7 @@ static int rxe_cc_fill_dev(struct sk_buff *msg, struct rxe_cc_dev *dev, u32 port
 	if (!nest || nla_put_u32(msg, RXE_CC_A_DCQCN_ENABLE, cfg->rp_enable))
 		goto cancel;
 	for (id = 0; id < DCQCN_P_COUNT; id++)
-		if (nla_put_u32(msg, RXE_CC_A_DCQCN_FIRST_PARAM + id,
+		if (nla_put_u32(msg, dcqcn_param_attr(id),
 				dcqcn_param_get(&cfg->rp, id)))
 			goto cancel;
 	nla_nest_end(msg, nest);
@@ -215,7 +147,7 @@ cancel:
 	return -EMSGSIZE;
 }
 
-static int rxe_cc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+int rxe_cc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rxe_cc_dev *dev;
 	struct sk_buff *msg;
@@ -236,7 +168,7 @@ static int rxe_cc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* cb->args[0]: devices already dumped. */
-static int rxe_cc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int rxe_cc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct rxe_cc_dev *dev;
 	long idx = 0;
@@ -255,7 +187,7 @@ static int rxe_cc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback
 	return skb->len;
 }
 
-static int rxe_cc_nl_dcqcn_set_doit(struct sk_buff *skb, struct genl_info *info)
+int rxe_cc_nl_dcqcn_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[RXE_CC_A_DCQCN_MAX + 1];
 	struct rxe_cc_config cfg;
@@ -269,7 +201,7 @@ static int rxe_cc_nl_dcqcn_set_doit(struct sk_buff *skb, struct genl_info *info)
 	memset(tb, 0, sizeof(tb));
 	if (info->attrs[RXE_CC_A_DCQCN]) {
 		err = nla_parse_nested(tb, RXE_CC_A_DCQCN_MAX, info->attrs[RXE_CC_A_DCQCN],
-				       rxe_cc_dcqcn_policy, info->extack);
+				       rxe_cc_dcqcn_nl_policy, info->extack);
 		if (err)
 			return err;
 	}
@@ -297,7 +229,7 @@ static int rxe_cc_nl_dcqcn_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (tb[RXE_CC_A_DCQCN_ENABLE])
 		cfg.rp_enable = nla_get_u32(tb[RXE_CC_A_DCQCN_ENABLE]);
 	for (id = 0; id < DCQCN_P_COUNT; id++) {
-		struct nlattr *attr = tb[RXE_CC_A_DCQCN_FIRST_PARAM + id];
+		struct nlattr *attr = tb[dcqcn_param_attr(id)];
 
 		if (attr)
 			dcqcn_param_set(&cfg.rp, id, nla_get_u32(attr));
@@ -317,7 +249,7 @@ out:
 	return err;
 }
 
-static int rxe_cc_nl_np_set_doit(struct sk_buff *skb, struct genl_info *info)
+int rxe_cc_nl_np_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[RXE_CC_A_NP_MAX + 1];
 	struct rxe_cc_config cfg;
@@ -329,7 +261,7 @@ static int rxe_cc_nl_np_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	err = nla_parse_nested(tb, RXE_CC_A_NP_MAX, info->attrs[RXE_CC_A_NP],
-			       rxe_cc_np_policy, info->extack);
+			       rxe_cc_np_nl_policy, info->extack);
 	if (err)
 		return err;
 
@@ -395,7 +327,7 @@ cancel:
 	return -EMSGSIZE;
 }
 
-static int rxe_cc_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
+int rxe_cc_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[RXE_CC_A_QP_MAX + 1];
 	struct rxe_cc_dev *dev;
@@ -431,16 +363,17 @@ static int rxe_cc_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
  * A dump filtered by device resolves it once: cb->args[2] = index + 1.
  * The core has validated the request against the op's policy, but where
  * it keeps the parsed attributes for a dump moved between 6.1 and 6.12;
- * picking the device's out again needs no version test.
+ * picking the device's out again, with no policy to check them against a
+ * second time, needs no version test.
  */
-static int rxe_cc_nl_qp_get_start(struct netlink_callback *cb)
+int rxe_cc_nl_qp_get_start(struct netlink_callback *cb)
 {
 	struct nlattr *attrs[RXE_CC_A_DEV_NAME + 1];
 	struct rxe_cc_dev *dev;
 	int err;
 
-	err = nlmsg_parse_deprecated(cb->nlh, GENL_HDRLEN, attrs, RXE_CC_A_DEV_NAME,
-				     rxe_cc_dev_policy, cb->extack);
+	err = nlmsg_parse_deprecated(cb->nlh, GENL_HDRLEN, attrs, RXE_CC_A_DEV_NAME, NULL,
+				     cb->extack);
 	if (err)
 		return err;
 	if (!attrs[RXE_CC_A_DEV_INDEX] && !attrs[RXE_CC_A_DEV_NAME])
@@ -459,7 +392,7 @@ static int rxe_cc_nl_qp_get_start(struct netlink_callback *cb)
  * meanwhile: a QP that lived through the whole dump appears exactly once.
  * cb->args[0] counts the devices done.
  */
-static int rxe_cc_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int rxe_cc_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct rxe_cc_dev *dev;
 	long idx = 0;
@@ -507,7 +440,7 @@ static int rxe_cc_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback 
 }
 
 /* A QP's overrides of its device's DCQCN (rxe_cc_rp_set_overrides()). */
-static int rxe_cc_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
+int rxe_cc_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[RXE_CC_A_QP_MAX + 1];
 	const struct rxe_cc_config *cfg;
@@ -552,7 +485,7 @@ out:
 }
 
 /* A device's counters and all its QPs', or, given a QP, that QP's only. */
-static int rxe_cc_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
+int rxe_cc_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[RXE_CC_A_QP_MAX + 1];
 	struct rxe_cc_dev *dev;
@@ -583,54 +516,49 @@ static int rxe_cc_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *inf
 	return err;
 }
 
-static const struct genl_ops rxe_cc_ops[] = {
-	{
-		.cmd = RXE_CC_CMD_DEV_GET,
-		.doit = rxe_cc_nl_dev_get_doit,
-		.dumpit = rxe_cc_nl_dev_get_dumpit,
-		.policy = rxe_cc_dev_policy,
-		.maxattr = ARRAY_SIZE(rxe_cc_dev_policy) - 1,
-	},
-	{
-		.cmd = RXE_CC_CMD_DCQCN_SET,
-		.doit = rxe_cc_nl_dcqcn_set_doit,
-		.policy = rxe_cc_dcqcn_set_policy,
-		.maxattr = ARRAY_SIZE(rxe_cc_dcqcn_set_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = RXE_CC_CMD_NP_SET,
-		.doit = rxe_cc_nl_np_set_doit,
-		.policy = rxe_cc_np_set_policy,
-		.maxattr = ARRAY_SIZE(rxe_cc_np_set_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = RXE_CC_CMD_QP_GET,
-		.doit = rxe_cc_nl_qp_get_doit,
-		.start = rxe_cc_nl_qp_get_start,
-		.dumpit = rxe_cc_nl_qp_get_dumpit,
-		.policy = rxe_cc_qp_req_policy,
-		.maxattr = ARRAY_SIZE(rxe_cc_qp_req_policy) - 1,
-	},
-	{
-		.cmd = RXE_CC_CMD_QP_SET,
-		.doit = rxe_cc_nl_qp_set_doit,
-		.policy = rxe_cc_qp_req_policy,
-		.maxattr = ARRAY_SIZE(rxe_cc_qp_req_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = RXE_CC_CMD_STATS_RESET,
-		.doit = rxe_cc_nl_stats_reset_doit,
-		.policy = rxe_cc_qp_req_policy,
-		.maxattr = ARRAY_SIZE(rxe_cc_qp_req_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-};
+#ifdef RXE_CC_NO_SPLIT_OPS
+/*
+ * 6.1: one genl_ops per command. A command's do and dump are neighbours in
+ * the split table and share an op, with the do's policy: qp-get's is the
+ * dump's and a QP nest, which a dump ignores.
+ */
+static struct genl_ops rxe_cc_ops[ARRAY_SIZE(rxe_cc_nl_ops)];
+
+static unsigned int rxe_cc_fold_split_ops(void)
+{
+	const u8 caps = GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(rxe_cc_nl_ops); i++) {
+		const struct genl_split_ops *split = &rxe_cc_nl_ops[i];
+		struct genl_ops *op;
+
+		if (!n || rxe_cc_ops[n - 1].cmd != split->cmd)
+			n++;
+		op = &rxe_cc_ops[n - 1];
+		op->cmd = split->cmd;
+		op->flags |= split->flags & ~caps;
+		op->validate |= split->validate;
+		if (split->doit) {
+			op->doit = split->doit;
+			op->policy = split->policy;
+			op->maxattr = split->maxattr;
+		} else {
+			op->start = split->start;
+			op->dumpit = split->dumpit;
+			op->done = split->done;
+			if (!op->policy) {
+				op->policy = split->policy;
+				op->maxattr = split->maxattr;
+			}
+		}
+	}
+	return n;
+}
+#endif
 
 static const struct genl_multicast_group rxe_cc_mcgrps[] = {
-	{ .name = RXE_CC_MCGRP_MONITOR },
+	[RXE_CC_NLGRP_MONITOR] = { .name = RXE_CC_MCGRP_MONITOR },
 };
 
 /* New: every command is strictly validated (resv_start_op 0). */
@@ -640,16 +568,24 @@ static struct genl_family rxe_cc_genl __ro_after_init = {
 	.maxattr = RXE_CC_A_MAX,
 	.netnsok = true,
 	.module = THIS_MODULE,
+#ifdef RXE_CC_NO_SPLIT_OPS
 	.ops = rxe_cc_ops,
-	.n_ops = ARRAY_SIZE(rxe_cc_ops),
+#else
+	.split_ops = rxe_cc_nl_ops,
+	.n_split_ops = ARRAY_SIZE(rxe_cc_nl_ops),
+#endif
 	.mcgrps = rxe_cc_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(rxe_cc_mcgrps),
 };
 
 int rxe_cc_netlink_init(void)
 {
-	int err = genl_register_family(&rxe_cc_genl);
+	int err;
 
+#ifdef RXE_CC_NO_SPLIT_OPS
+	rxe_cc_genl.n_ops = rxe_cc_fold_split_ops();
+#endif
+	err = genl_register_family(&rxe_cc_genl);
 	if (!err)
 		rxe_cc_monitor_start(&rxe_cc_genl);
 	return err;

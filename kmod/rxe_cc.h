@@ -12,6 +12,7 @@
  *   stats.c    reading and resetting counters
  *   monitor.c  events on the monitor group
  *   netlink.c  the generic netlink family: parse, call, fill
+ *   genl.c     its policies and op table, generated from the spec
  * Calls go down this list's dependencies only: no unit calls one that
  * calls it back (selftests/kmod_layering.sh checks the objects).
  */
@@ -82,10 +83,6 @@ static inline u32 *rxe_cc_np_param(struct rxe_cc_np_params *np, int attr)
 	}
 	return NULL;
 }
-
-#define RXE_CC_NP_MIN_TIME_MAX_US	DCQCN_TIME_MAX_US
-#define RXE_CC_DSCP_MAX			63
-#define RXE_CC_PRIO_MAX			7
 
 /*
  * A device's configuration. Readers in the packet path take it under RCU;

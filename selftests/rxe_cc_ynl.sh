@@ -26,7 +26,7 @@ ynl_check() { # CHECK [ARG]
 
 ktap_plan 3
 [ -f "$top/.cache/linux-tools/.complete" ] ||
-	{ echo "Bail out! no kernel tools (selftests/fetch-linux-tools)"; exit $KSFT_FAIL; }
+	{ echo "Bail out! no kernel tools (tools/fetch-linux-tools)"; exit $KSFT_FAIL; }
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 trap topo_teardown EXIT
 # A QP for the per-QP attributes: rxe_cc keeps its state for a minute.

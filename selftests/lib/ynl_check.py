@@ -5,7 +5,7 @@
 ynl_check.py SRC SPEC DEV QPN CHECK [TRAFFIC-COMMAND]
 
 SRC is a kernel tree with tools/net/ynl and the spec schemas
-(selftests/fetch-linux-tools), SPEC our spec;
+(tools/fetch-linux-tools), SPEC our spec;
 DEV an rxe device and QPN a QP of it that rxe_cc knows. CHECK is one of:
   dump     dev-get and qp-get replies decode with the spec; a command
            refuses another's attributes
@@ -108,13 +108,18 @@ def restore():
     ynl.do("qp-set", dict(ids, qp={"num": qpn, "min-rate": 0, "max-rate": 0}))
 
 
+def limit(v):
+    """A check's bound: a number, or the name of one of the spec's constants."""
+    return v if isinstance(v, int) else ynl.consts[v]["value"]
+
+
 def check_ranges():
     checked = 0
     for op, vals, read, attr in targets():
         checks = attr.yaml.get("checks")
         if attr.type != "u32" or not checks:
             continue
-        lo, hi = checks.get("min", 0), checks["max"]
+        lo, hi = limit(checks.get("min", 0)), limit(checks["max"])
         for v in (lo, hi):
             restore()
             e = attempt(op, vals(v))

@@ -19,7 +19,7 @@ static struct dcqcn_params mlx5_fixed_alpha(void)
 {
 	struct dcqcn_params p = dcqcn_preset_mlx5;
 
-	p.dce_tcp_rtt_us = DCQCN_TIME_MAX_US;
+	p.dce_tcp_rtt_us = RXE_CC_TIME_MAX_US;
 	return p;
 }
 
@@ -167,7 +167,7 @@ static void test_alpha(void)
 	 * 7140 >> 10 = 6 -> 10; 10200 >> 10 = 9 -> 13.
 	 */
 	p.initial_alpha = 0;
-	p.time_reset_us = DCQCN_TIME_MAX_US;
+	p.time_reset_us = RXE_CC_TIME_MAX_US;
 	p.byte_reset = 0;
 	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0, &n);
@@ -320,7 +320,7 @@ static struct dcqcn_params paper_timer_only(void)
 	struct dcqcn_params p = dcqcn_preset_paper;
 
 	p.byte_reset = 0;
-	p.dce_tcp_rtt_us = DCQCN_TIME_MAX_US;
+	p.dce_tcp_rtt_us = RXE_CC_TIME_MAX_US;
 	return p;
 }
 
@@ -374,7 +374,7 @@ static void test_byte_counter(void)
 	 * Rt 5084883, Rc (4985821 + 5084884) / 2 = 5035352.
 	 */
 	p.byte_reset = 16;
-	p.time_reset_us = DCQCN_TIME_MAX_US;
+	p.time_reset_us = RXE_CC_TIME_MAX_US;
 	dcqcn_init(&f, &p, LINE_10G);
 	dcqcn_on_cnp(&f, &p, 0, &n);
 	dcqcn_on_cnp(&f, &p, 10 * US, &n);
@@ -572,6 +572,40 @@ static void test_param_access(void)
 	tap_is(p.initial_alpha, 1000 + DCQCN_P_INITIAL_ALPHA, "initial-alpha is its field");
 }
 
+/* Each knob's attribute, by name: the spec must list them in id order. */
+static void test_param_attrs(void)
+{
+	static const struct {
+		enum dcqcn_param_id id;
+		int attr;
+	} pairs[] = {
+		{ DCQCN_P_CLAMP_TGT_RATE, RXE_CC_A_DCQCN_CLAMP_TGT_RATE },
+		{ DCQCN_P_CLAMP_TGT_RATE_ATI, RXE_CC_A_DCQCN_CLAMP_TGT_RATE_ATI },
+		{ DCQCN_P_TIME_RESET, RXE_CC_A_DCQCN_TIME_RESET },
+		{ DCQCN_P_BYTE_RESET, RXE_CC_A_DCQCN_BYTE_RESET },
+		{ DCQCN_P_THRESHOLD, RXE_CC_A_DCQCN_THRESHOLD },
+		{ DCQCN_P_MAX_RATE, RXE_CC_A_DCQCN_MAX_RATE },
+		{ DCQCN_P_AI_RATE, RXE_CC_A_DCQCN_AI_RATE },
+		{ DCQCN_P_HAI_RATE, RXE_CC_A_DCQCN_HAI_RATE },
+		{ DCQCN_P_GD, RXE_CC_A_DCQCN_GD },
+		{ DCQCN_P_MIN_DEC_FAC, RXE_CC_A_DCQCN_MIN_DEC_FAC },
+		{ DCQCN_P_MIN_RATE, RXE_CC_A_DCQCN_MIN_RATE },
+		{ DCQCN_P_RATE_TO_SET_ON_FIRST_CNP, RXE_CC_A_DCQCN_RATE_TO_SET_ON_FIRST_CNP },
+		{ DCQCN_P_DCE_TCP_G, RXE_CC_A_DCQCN_DCE_TCP_G },
+		{ DCQCN_P_DCE_TCP_RTT, RXE_CC_A_DCQCN_DCE_TCP_RTT },
+		{ DCQCN_P_RATE_REDUCE_MONITOR_PERIOD, RXE_CC_A_DCQCN_RATE_REDUCE_MONITOR_PERIOD },
+		{ DCQCN_P_INITIAL_ALPHA, RXE_CC_A_DCQCN_INITIAL_ALPHA },
+	};
+	const unsigned int n = sizeof(pairs) / sizeof(pairs[0]);
+	unsigned int i, wrong = 0;
+
+	tap_is(n, DCQCN_P_COUNT, "every knob has its attribute listed");
+	for (i = 0; i < n; i++)
+		wrong += dcqcn_param_attr(pairs[i].id) != pairs[i].attr;
+	tap_is(wrong, 0, "each knob's id leads to its own attribute");
+	tap_is(RXE_CC_A_DCQCN_INITIAL_ALPHA, RXE_CC_A_DCQCN_MAX, "no attribute after the knobs");
+}
+
 static void test_validation(void)
 {
 	struct dcqcn_params p;
@@ -618,7 +652,7 @@ static void test_validation(void)
 
 static void test_extremes(void)
 {
-	const u32 line = DCQCN_RATE_MAX_MBPS * DCQCN_KBPS_PER_MBPS;	/* 4e8 */
+	const u32 line = RXE_CC_RATE_MAX_MBPS * DCQCN_KBPS_PER_MBPS;	/* 4e8 */
 	struct dcqcn_params p = dcqcn_preset_mlx5;
 	struct dcqcn_flow f;
 	struct dcqcn_steps n = { 0 };
@@ -630,13 +664,13 @@ static void test_extremes(void)
 	 */
 	p.gd = 0;
 	p.min_dec_fac = 1;
-	p.ai_rate_mbps = DCQCN_RATE_MAX_MBPS;
-	p.hai_rate_mbps = DCQCN_RATE_MAX_MBPS;
-	p.max_rate_mbps = DCQCN_RATE_MAX_MBPS;
+	p.ai_rate_mbps = RXE_CC_RATE_MAX_MBPS;
+	p.hai_rate_mbps = RXE_CC_RATE_MAX_MBPS;
+	p.max_rate_mbps = RXE_CC_RATE_MAX_MBPS;
 	p.time_reset_us = 1;
 	p.byte_reset = 1;
 	p.threshold = 1;
-	p.dce_tcp_g = DCQCN_G_MAX;
+	p.dce_tcp_g = RXE_CC_ALPHA_MAX;
 	p.dce_tcp_rtt_us = 1;
 	p.rate_reduce_monitor_period_us = 0;
 	tap_is(dcqcn_params_check(&p), (u64)-1, "extreme parameters are legal");
@@ -680,6 +714,7 @@ int main(void)
 	test_recovery_ends();
 	test_at_rest();
 	test_param_access();
+	test_param_attrs();
 	test_validation();
 	test_extremes();
 	return tap_done();

@@ -376,9 +376,9 @@ int main(int argc, char **argv)
 			overrides[n_overrides++] = optarg;
 			break;
 		case 'l':
-			if (parse_u64(optarg, &v) || !v || v > DCQCN_RATE_MAX_MBPS) {
+			if (parse_u64(optarg, &v) || !v || v > RXE_CC_RATE_MAX_MBPS) {
 				fprintf(stderr, "dcqcn-sim: line rate must be 1..%u Mb/s\n",
-					DCQCN_RATE_MAX_MBPS);
+					RXE_CC_RATE_MAX_MBPS);
 				return 1;
 			}
 			s.line_mbps = v;

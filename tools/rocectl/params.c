@@ -32,7 +32,7 @@ static void show_dcqcn(struct nlattr **tb)
 	pr_bool("enable", mnl_attr_get_u32(rp[RXE_CC_A_DCQCN_ENABLE]));
 	pr_u64("line-rate", mnl_attr_get_u32(tb[RXE_CC_A_DEV_LINE_RATE]));
 	for (id = 0; id < DCQCN_P_COUNT; id++) {
-		struct nlattr *a = rp[RXE_CC_A_DCQCN_FIRST_PARAM + id];
+		struct nlattr *a = rp[dcqcn_param_attr(id)];
 
 		if (a)
 			pr_u64(dcqcn_param_info[id].key, mnl_attr_get_u32(a));
@@ -68,7 +68,7 @@ static int dcqcn_set(struct nl *nl, int argc, char **argv)
 		} else if ((id = dcqcn_param_by_name(argv[0])) >= 0) {
 			if (parse_u32(argv[0], argv[1], &v))
 				return EXIT_USAGE;
-			put_u32_key(&r, RXE_CC_A_DCQCN_FIRST_PARAM + id, v,
+			put_u32_key(&r, dcqcn_param_attr(id), v,
 				    dcqcn_param_info[id].key, dcqcn_range_of(id));
 		} else {
 			return usage_error("unknown key \"%s\" (see rocectl dcqcn help)", argv[0]);
@@ -81,7 +81,8 @@ static int dcqcn_set(struct nl *nl, int argc, char **argv)
 	if (line_rate) {
 		if (parse_u32("line-rate", line_rate, &v))
 			return EXIT_USAGE;
-		put_u32_key(&r, RXE_CC_A_DEV_LINE_RATE, v, "line-rate", "1..400000 Mb/s");
+		put_u32_key(&r, RXE_CC_A_DEV_LINE_RATE, v, "line-rate",
+			    "1.." STR(RXE_CC_RATE_MAX_MBPS) " Mb/s");
 	}
 	return set_talk(nl, &r, dev);
 }
@@ -132,10 +133,10 @@ static const struct {
 } np_keys[] = {
 	{ "enable", RXE_CC_A_NP_ENABLE, true, 1, "" },
 	{ "min-time-between-cnps", RXE_CC_A_NP_MIN_TIME_BETWEEN_CNPS, false,
-	  DCQCN_TIME_MAX_US, " us" },
+	  RXE_CC_TIME_MAX_US, " us" },
 	{ "per-port", RXE_CC_A_NP_PER_PORT, true, 1, "" },
-	{ "cnp-dscp", RXE_CC_A_NP_CNP_DSCP, false, 63, "" },
-	{ "cnp-prio", RXE_CC_A_NP_CNP_PRIO, false, 7, "" },
+	{ "cnp-dscp", RXE_CC_A_NP_CNP_DSCP, false, RXE_CC_DSCP_MAX, "" },
+	{ "cnp-prio", RXE_CC_A_NP_CNP_PRIO, false, RXE_CC_PRIO_MAX, "" },
 };
 
 #define NP_NKEYS (sizeof(np_keys) / sizeof(np_keys[0]))

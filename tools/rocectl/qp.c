@@ -141,7 +141,7 @@ static int parse_qp_dcqcn(const char *s, uint32_t *mode)
 /* qp set dev DEV qpn QPN [ dcqcn { on | off | device } ] [ min-rate MBPS ] [ max-rate MBPS ] */
 static int qp_set(struct nl *nl, int argc, char **argv)
 {
-	static const char rate_range[] = "0..400000 Mb/s, 0 = the device's";
+	static const char rate_range[] = "0.." STR(RXE_CC_RATE_MAX_MBPS) " Mb/s, 0 = the device's";
 	struct qp_id id = { 0 };
 	struct set_req r = { 0 };
 	struct nlattr *nest;

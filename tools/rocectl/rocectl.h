@@ -19,6 +19,9 @@
 extern bool show_stats;
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* A limit from the uAPI as text: "0.." STR(RXE_CC_RATE_MAX_MBPS). */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /*
  * One rule for words: objects and commands may be abbreviated, and an

@@ -155,7 +155,7 @@ static struct nlmsghdr *fake_dev(int which)
 	nest = mnl_attr_nest_start(nlh, RXE_CC_A_DCQCN);
 	mnl_attr_put_u32(nlh, RXE_CC_A_DCQCN_ENABLE, !which);
 	for (id = 0; id < DCQCN_P_COUNT; id++)
-		mnl_attr_put_u32(nlh, RXE_CC_A_DCQCN_FIRST_PARAM + id,
+		mnl_attr_put_u32(nlh, dcqcn_param_attr(id),
 				 dcqcn_param_get(&dcqcn_preset_mlx5, id));
 	mnl_attr_nest_end(nlh, nest);
 	nest = mnl_attr_nest_start(nlh, RXE_CC_A_NP);
