@@ -282,8 +282,8 @@ static __always_inline unsigned int __rxe_cc_ingress(struct sk_buff *skb,
 		/* Not one of our QPs yet: no peer QP to send a CNP to. */
 		rxe_cc_dev_count(dev, RXE_CC_C_UNKNOWN_QP, 1);
 		if (pkt.ecn == INET_ECN_CE) {
-			rxe_cc_dev_count(dev, RXE_CC_C_ECN_MARKED, 1);
-			rxe_cc_dev_count(dev, RXE_CC_C_CNP_UNRESOLVED, 1);
+			rxe_cc_dev_count(dev, RXE_CC_C_NP_ECN_MARKED_ROCE_PACKETS, 1);
+			rxe_cc_dev_count(dev, RXE_CC_C_NP_CNP_UNRESOLVED, 1);
 		}
 		return NF_ACCEPT;
 	}

@@ -116,11 +116,11 @@ static int monitor_fill(struct sk_buff *msg, struct rxe_cc_dev *dev, const struc
 	    (ev->remote_qpn != RXE_CC_QPN_UNKNOWN &&
 	     nla_put_u32(msg, RXE_CC_A_EVENT_REMOTE_NUM, ev->remote_qpn)) ||
 	    (ev->with_state &&
-	     (nla_put_u32(msg, RXE_CC_A_EVENT_RATE, ev->rate_kbps) ||
-	      nla_put_u32(msg, RXE_CC_A_EVENT_TARGET_RATE, ev->target_kbps) ||
+	     (nla_put_u32(msg, RXE_CC_A_EVENT_RATE_KBPS, ev->rate_kbps) ||
+	      nla_put_u32(msg, RXE_CC_A_EVENT_TARGET_RATE_KBPS, ev->target_kbps) ||
 	      nla_put_u32(msg, RXE_CC_A_EVENT_ALPHA, ev->alpha))) ||
 	    (ev->reason >= 0 &&
-	     (nla_put_u32(msg, RXE_CC_A_EVENT_OLD_RATE, ev->old_rate_kbps) ||
+	     (nla_put_u32(msg, RXE_CC_A_EVENT_OLD_RATE_KBPS, ev->old_rate_kbps) ||
 	      nla_put_u32(msg, RXE_CC_A_EVENT_REASON, ev->reason))) ||
 	    (dropped && nla_put_u32(msg, RXE_CC_A_EVENT_DROPPED, dropped)))
 		return -EMSGSIZE;

@@ -305,8 +305,8 @@ static int rxe_cc_fill_qp(struct sk_buff *msg, struct rxe_cc_dev *dev, struct rx
 		     snap.peer_v6 ? sizeof(*peer) : sizeof(peer->s6_addr32[3]),
 		     snap.peer_v6 ? (const void *)peer : &peer->s6_addr32[3])))
 		goto cancel;
-	if (nla_put_u32(msg, RXE_CC_A_QP_RATE, snap.flow.rc_kbps) ||
-	    nla_put_u32(msg, RXE_CC_A_QP_TARGET_RATE, snap.flow.rt_kbps) ||
+	if (nla_put_u32(msg, RXE_CC_A_QP_RATE_KBPS, snap.flow.rc_kbps) ||
+	    nla_put_u32(msg, RXE_CC_A_QP_TARGET_RATE_KBPS, snap.flow.rt_kbps) ||
 	    nla_put_u32(msg, RXE_CC_A_QP_ALPHA, snap.flow.alpha) ||
 	    nla_put_u32(msg, RXE_CC_A_QP_TIMER_STAGE, snap.flow.timer_stage) ||
 	    nla_put_u32(msg, RXE_CC_A_QP_BYTE_STAGE, snap.flow.byte_stage) ||

@@ -187,13 +187,13 @@ void rxe_cc_np_ce(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 	int err;
 
 	spin_lock_bh(&qp->lock);
-	rxe_cc_qp_count(qp, RXE_CC_C_ECN_MARKED, 1);
+	rxe_cc_qp_count(qp, RXE_CC_C_NP_ECN_MARKED_ROCE_PACKETS, 1);
 	dest_qpn = qp->remote_qpn;
 	if (np->enable) {
 		if (dest_qpn == RXE_CC_QPN_UNKNOWN)
-			rxe_cc_qp_count(qp, RXE_CC_C_CNP_UNRESOLVED, 1);
+			rxe_cc_qp_count(qp, RXE_CC_C_NP_CNP_UNRESOLVED, 1);
 		else if (!np_take_slot(dev, qp, np, now))
-			rxe_cc_qp_count(qp, RXE_CC_C_CNP_SUPPRESSED, 1);
+			rxe_cc_qp_count(qp, RXE_CC_C_NP_CNP_SUPPRESSED, 1);
 		else
 			send = true;
 	}
@@ -208,7 +208,7 @@ void rxe_cc_np_ce(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 		err = np_send_v4(dev, np, skb, dest_qpn, prio);
 
 	spin_lock_bh(&qp->lock);
-	rxe_cc_qp_count(qp, err ? RXE_CC_C_CNP_UNRESOLVED : RXE_CC_C_CNP_SENT, 1);
+	rxe_cc_qp_count(qp, err ? RXE_CC_C_NP_CNP_UNRESOLVED : RXE_CC_C_NP_CNP_SENT, 1);
 	spin_unlock_bh(&qp->lock);
 	if (!err)
 		rxe_cc_monitor_cnp_sent(dev, qp->qpn, dest_qpn, now);

@@ -50,21 +50,21 @@ void rxe_cc_rp_cnp(struct rxe_cc_dev *dev, struct rxe_cc_config *cfg,
 	}
 	qp = rxe_cc_qp_lookup(dev, roce_bth_dest_qp(&pkt->bth));
 	if (!qp) {
-		rxe_cc_dev_count(dev, RXE_CC_C_CNP_RECEIVED, 1);
+		rxe_cc_dev_count(dev, RXE_CC_C_RP_CNP_RECEIVED, 1);
 		rxe_cc_dev_count(dev, RXE_CC_C_UNKNOWN_QP, 1);
-		rxe_cc_dev_count(dev, RXE_CC_C_CNP_IGNORED, 1);
+		rxe_cc_dev_count(dev, RXE_CC_C_RP_CNP_IGNORED, 1);
 		return;
 	}
 
 	spin_lock_bh(&qp->lock);
-	rxe_cc_qp_count(qp, RXE_CC_C_CNP_RECEIVED, 1);
+	rxe_cc_qp_count(qp, RXE_CC_C_RP_CNP_RECEIVED, 1);
 	from_peer = roce_pkt_saddr_is(skb, pkt, &qp->peer);
 	if (!rxe_cc_qp_rp_enabled(qp, cfg) || !from_peer) {
-		rxe_cc_qp_count(qp, RXE_CC_C_CNP_IGNORED, 1);
+		rxe_cc_qp_count(qp, RXE_CC_C_RP_CNP_IGNORED, 1);
 	} else {
 		now = ktime_get_ns();
 		rxe_cc_rp_run(qp, cfg, RXE_CC_RP_CNP, 0, now);
-		rxe_cc_qp_count(qp, RXE_CC_C_CNP_HANDLED, 1);
+		rxe_cc_qp_count(qp, RXE_CC_C_RP_CNP_HANDLED, 1);
 		rxe_cc_monitor_cnp_handled(qp, now);
 	}
 	spin_unlock_bh(&qp->lock);
@@ -107,9 +107,9 @@ static int rp_rate_reason(const struct dcqcn_steps *steps)
 	if (steps->cuts)
 		return RXE_CC_RATE_CUT;
 	if (steps->hyper)
-		return RXE_CC_RATE_HYPER;
+		return RXE_CC_RATE_HYPER_INCREASE;
 	if (steps->additive)
-		return RXE_CC_RATE_ADDITIVE;
+		return RXE_CC_RATE_ADDITIVE_INCREASE;
 	if (steps->fast_recovery)
 		return RXE_CC_RATE_FAST_RECOVERY;
 	return RXE_CC_RATE_CEILING;
@@ -142,13 +142,13 @@ static void rp_step(struct rxe_cc_qp *qp, const struct dcqcn_params *p,
 	 * to nothing, or at the floor, leaves the rate where it was.
 	 */
 	if (steps.cuts && f->rc_kbps < old_kbps)
-		rxe_cc_qp_count(qp, RXE_CC_C_RATE_CUTS, 1);
+		rxe_cc_qp_count(qp, RXE_CC_C_RP_RATE_CUTS, 1);
 	if (steps.fast_recovery)
-		rxe_cc_qp_count(qp, RXE_CC_C_FAST_RECOVERY, steps.fast_recovery);
+		rxe_cc_qp_count(qp, RXE_CC_C_RP_FAST_RECOVERY, steps.fast_recovery);
 	if (steps.additive)
-		rxe_cc_qp_count(qp, RXE_CC_C_ADDITIVE, steps.additive);
+		rxe_cc_qp_count(qp, RXE_CC_C_RP_ADDITIVE_INCREASE, steps.additive);
 	if (steps.hyper)
-		rxe_cc_qp_count(qp, RXE_CC_C_HYPER, steps.hyper);
+		rxe_cc_qp_count(qp, RXE_CC_C_RP_HYPER_INCREASE, steps.hyper);
 	if (f->rc_kbps != old_kbps)
 		rxe_cc_monitor_rate_change(qp, old_kbps, rp_rate_reason(&steps), now_ns);
 }

@@ -51,7 +51,7 @@ enum rxe_cc_counter {
 #undef RXE_CC_DEV_COUNTER
 
 /* Where the kinds begin: a QP's counters are the first RXE_CC_QP_NCOUNTERS. */
-#define RXE_CC_QP_NFAST		RXE_CC_C_ECN_MARKED
+#define RXE_CC_QP_NFAST		RXE_CC_C_NP_ECN_MARKED_ROCE_PACKETS
 #define RXE_CC_QP_NCOUNTERS	RXE_CC_C_MALFORMED
 #define RXE_CC_QP_NLOCKED	(RXE_CC_QP_NCOUNTERS - RXE_CC_QP_NFAST)
 

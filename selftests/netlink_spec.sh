@@ -5,8 +5,9 @@
 # place the API is typed: the kernel's own YNL generator makes the uAPI
 # header and the module's policies and op table from it (tools/ynl-regen).
 # Here: the spec passes the genetlink-c schema, the files in the tree are
-# exactly what it makes, and checkpatch --strict is clean on the kernel code
-# we write. The kernel side is held to the spec in the VM (rxe_cc_ynl.sh).
+# exactly what it makes, the DCQCN core's table of knobs (rocectl's keys
+# and ranges) agrees with it, and checkpatch --strict is clean on the
+# kernel code we write. The kernel side is held to the spec in the VM (rxe_cc_ynl.sh).
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib/ktap.sh"
@@ -16,7 +17,7 @@ UAPI=$top/uapi/linux/rxe_cc.h
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-ktap_plan 3
+ktap_plan 4
 src=$("$top/tools/fetch-linux-tools") || { echo "Bail out! no kernel tools"; exit $KSFT_FAIL; }
 
 # The generator refuses a spec its schema refuses, so a clean --check
@@ -45,6 +46,29 @@ regen_catches_edits() {
 		fail "$(head -3 "$work/planted.log")"
 }
 
+# rocectl and dcqcn-sim name and bound the RP's knobs by the DCQCN core's
+# table (dcqcn-sim -L prints it): each key is the spec's attribute name,
+# in the spec's order, and each range the spec's check.
+knobs_are_the_specs() {
+	make -s -C "$top/tools/dcqcn-sim" >/dev/null || { fail "dcqcn-sim does not build"; return 1; }
+	"$top/tools/dcqcn-sim/dcqcn-sim" -L | awk 'NR > 1 { print $1, $4 }' >"$work/table"
+	/usr/bin/python3 - "$SPEC" >"$work/spec" <<'PY' || { fail "the spec does not read"; return 1; }
+import sys
+import yaml
+spec = yaml.safe_load(open(sys.argv[1]))
+consts = {d["name"]: d["value"] for d in spec["definitions"] if d["type"] == "const"}
+dcqcn = next(s for s in spec["attribute-sets"] if s["name"] == "dcqcn")
+for a in dcqcn["attributes"]:
+    if a["name"] in ("unspec", "enable", "preset"):
+        continue
+    c = a["checks"]
+    lo, hi = (consts.get(v, v) for v in (c.get("min", 0), c["max"]))
+    print(a["name"], f"{lo}..{hi}")
+PY
+	diff "$work/spec" "$work/table" | sed 's/^/#   /'
+	[ "${PIPESTATUS[0]}" -eq 0 ] || fail "dcqcn_param_info[] differs from the spec (< spec, > table)"
+}
+
 checkpatch_clean() {
 	"$src/scripts/checkpatch.pl" --no-tree --strict --terse --show-types -f \
 		$(ls "$top"/kmod/*.[ch] | grep -v '/kmod/genl\.[ch]$') 2>&1 | grep -v '^total:' |
@@ -55,5 +79,6 @@ checkpatch_clean() {
 
 ktap_run "the uAPI header and kmod/genl.[ch] are what the spec makes" regenerated
 ktap_run "a hand edit of a generated file is caught" regen_catches_edits
+ktap_run "the DCQCN core's knobs have the spec's names, order and ranges" knobs_are_the_specs
 ktap_run "checkpatch --strict is clean on the kernel code we write" checkpatch_clean
 ktap_finish

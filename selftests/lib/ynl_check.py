@@ -167,12 +167,12 @@ def check_monitor(command):
     if not handled or not kinds.get("cnp-sent-ntf"):
         fail("no CNP events")
     e = handled[0]["event"]
-    if not {"time-ns", "qp-num", "rate", "target-rate", "alpha"} <= e.keys():
+    if not {"time-ns", "qp-num", "rate-kbps", "target-rate-kbps", "alpha"} <= e.keys():
         fail(f"cnp-handled event lacks the QP's state: {e}")
     rates = [m["msg"]["event"] for m in events if m["name"] == "rate-ntf"]
     if not rates:
         fail("no rate events")
-    if not {"old-rate", "rate", "reason"} <= rates[0].keys() or rates[0]["reason"] != "cut":
+    if not {"old-rate-kbps", "rate-kbps", "reason"} <= rates[0].keys() or rates[0]["reason"] != "cut":
         fail(f"the first rate event is not a cut: {rates[0]}")
 
 

@@ -47,8 +47,8 @@ int main(void)
 	       "counters: the fast ones begin the list");
 	for (i = 0; i < N && counters[i].kind == QP_FAST; i++)
 		;
-	tap_is(strcmp(counters[i].name, "ECN_MARKED"), 0,
-	       "counters: ECN_MARKED begins the QP's locked ones (RXE_CC_QP_NFAST)");
+	tap_is(strcmp(counters[i].name, "NP_ECN_MARKED_ROCE_PACKETS"), 0,
+	       "counters: NP_ECN_MARKED_ROCE_PACKETS begins the QP's locked ones (RXE_CC_QP_NFAST)");
 	for (; i < N && counters[i].kind == QP_LOCKED; i++)
 		;
 	tap_is(strcmp(counters[i].name, "MALFORMED"), 0,

@@ -250,10 +250,10 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 			case RXE_CC_A_QP_NUM:
 				qpn = mnl_attr_get_u32(qa);
 				break;
-			case RXE_CC_A_QP_RATE:
+			case RXE_CC_A_QP_RATE_KBPS:
 				rate = mnl_attr_get_u32(qa);
 				break;
-			case RXE_CC_A_QP_TARGET_RATE:
+			case RXE_CC_A_QP_TARGET_RATE_KBPS:
 				target = mnl_attr_get_u32(qa);
 				break;
 			case RXE_CC_A_QP_ALPHA:

@@ -9,24 +9,7 @@
 
 #include "print.h"
 #include "rocectl.h"
-
-static const char *const event_names[] = {
-	[RXE_CC_CMD_CNP_SENT_NTF] = "cnp-sent",
-	[RXE_CC_CMD_CNP_HANDLED_NTF] = "cnp-handled",
-	[RXE_CC_CMD_RATE_NTF] = "rate",
-};
-
-#define NR_EVENT_NAMES (sizeof(event_names) / sizeof(event_names[0]))
-
-static const char *const reason_names[] = {
-	[RXE_CC_RATE_CUT] = "cut",
-	[RXE_CC_RATE_FAST_RECOVERY] = "fast-recovery",
-	[RXE_CC_RATE_ADDITIVE] = "additive-increase",
-	[RXE_CC_RATE_HYPER] = "hyper-increase",
-	[RXE_CC_RATE_CEILING] = "ceiling",
-};
-
-#define NR_REASON_NAMES (sizeof(reason_names) / sizeof(reason_names[0]))
+#include "rxe_cc_names.h"
 
 struct monitor_filter {
 	const char *dev;
@@ -40,9 +23,9 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
 	struct nlattr *tb[RXE_CC_A_MAX + 1], *ev[RXE_CC_A_EVENT_MAX + 1];
 	const struct monitor_filter *f = data;
-	uint32_t reason;
+	const char *event = rxe_cc_ntf_name(genl->cmd), *reason;
 
-	if (genl->cmd >= NR_EVENT_NAMES || !event_names[genl->cmd] ||
+	if (!event ||
 	    parse_top(nlh, tb) || !tb[RXE_CC_A_EVENT])
 		return MNL_CB_OK;
 	parse_nested(tb[RXE_CC_A_EVENT], ev, RXE_CC_A_EVENT_MAX);
@@ -56,20 +39,20 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	pr_open(NULL);
 	pr_time_ns("time", mnl_attr_get_u64(ev[RXE_CC_A_EVENT_TIME_NS]));
 	pr_str("dev", dev_of(tb));
-	pr_str("event", event_names[genl->cmd]);
+	pr_str("event", event);
 	pr_u64("qpn", mnl_attr_get_u32(ev[RXE_CC_A_EVENT_QP_NUM]));
 	if (ev[RXE_CC_A_EVENT_REMOTE_NUM])
 		pr_u64("remote-qpn", mnl_attr_get_u32(ev[RXE_CC_A_EVENT_REMOTE_NUM]));
 	if (ev[RXE_CC_A_EVENT_REASON]) {
-		reason = mnl_attr_get_u32(ev[RXE_CC_A_EVENT_REASON]);
-		pr_str("reason", reason < NR_REASON_NAMES ? reason_names[reason] : "unknown");
+		reason = rxe_cc_rate_reason_name(mnl_attr_get_u32(ev[RXE_CC_A_EVENT_REASON]));
+		pr_str("reason", reason ? reason : "unknown");
 	}
-	if (ev[RXE_CC_A_EVENT_OLD_RATE])
-		pr_rate_kbps("old-rate", mnl_attr_get_u32(ev[RXE_CC_A_EVENT_OLD_RATE]));
-	if (ev[RXE_CC_A_EVENT_RATE])
-		pr_rate_kbps("rate", mnl_attr_get_u32(ev[RXE_CC_A_EVENT_RATE]));
-	if (ev[RXE_CC_A_EVENT_TARGET_RATE])
-		pr_rate_kbps("target-rate", mnl_attr_get_u32(ev[RXE_CC_A_EVENT_TARGET_RATE]));
+	if (ev[RXE_CC_A_EVENT_OLD_RATE_KBPS])
+		pr_rate_kbps("old-rate", mnl_attr_get_u32(ev[RXE_CC_A_EVENT_OLD_RATE_KBPS]));
+	if (ev[RXE_CC_A_EVENT_RATE_KBPS])
+		pr_rate_kbps("rate", mnl_attr_get_u32(ev[RXE_CC_A_EVENT_RATE_KBPS]));
+	if (ev[RXE_CC_A_EVENT_TARGET_RATE_KBPS])
+		pr_rate_kbps("target-rate", mnl_attr_get_u32(ev[RXE_CC_A_EVENT_TARGET_RATE_KBPS]));
 	if (ev[RXE_CC_A_EVENT_ALPHA])
 		pr_u64("alpha", mnl_attr_get_u32(ev[RXE_CC_A_EVENT_ALPHA]));
 	/* The rate limit's losses, before this event. */
@@ -82,11 +65,11 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 
 static int parse_event(const char *s, unsigned int *events)
 {
-	size_t i;
+	unsigned int cmd;
 
-	for (i = 0; i < NR_EVENT_NAMES; i++)
-		if (event_names[i] && !strcmp(s, event_names[i])) {
-			*events |= 1u << i;
+	for (cmd = 0; cmd <= RXE_CC_CMD_MAX; cmd++)
+		if (rxe_cc_ntf_name(cmd) && !strcmp(s, rxe_cc_ntf_name(cmd))) {
+			*events |= 1u << cmd;
 			return 0;
 		}
 	fprintf(stderr, "rocectl: event: \"%s\" is not cnp-sent, cnp-handled or rate\n", s);

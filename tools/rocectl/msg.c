@@ -10,36 +10,7 @@
 
 #include "print.h"
 #include "rocectl.h"
-
-/* Counter names, hyphenated mlx5 names where mlx5 has the counter. */
-static const char *const stat_names[RXE_CC_A_STAT_MAX + 1] = {
-	[RXE_CC_A_STAT_TX_PACKETS] = "tx-packets",
-	[RXE_CC_A_STAT_TX_BYTES] = "tx-bytes",
-	[RXE_CC_A_STAT_RX_PACKETS] = "rx-packets",
-	[RXE_CC_A_STAT_RX_BYTES] = "rx-bytes",
-	[RXE_CC_A_STAT_ECN_MARKED] = "np-ecn-marked-roce-packets",
-	[RXE_CC_A_STAT_CNP_SENT] = "np-cnp-sent",
-	[RXE_CC_A_STAT_CNP_SUPPRESSED] = "np-cnp-suppressed",
-	[RXE_CC_A_STAT_CNP_UNRESOLVED] = "np-cnp-unresolved",
-	[RXE_CC_A_STAT_CNP_RECEIVED] = "rp-cnp-received",
-	[RXE_CC_A_STAT_CNP_HANDLED] = "rp-cnp-handled",
-	[RXE_CC_A_STAT_CNP_IGNORED] = "rp-cnp-ignored",
-	[RXE_CC_A_STAT_RATE_CUTS] = "rp-rate-cuts",
-	[RXE_CC_A_STAT_FAST_RECOVERY] = "rp-fast-recovery",
-	[RXE_CC_A_STAT_ADDITIVE] = "rp-additive-increase",
-	[RXE_CC_A_STAT_HYPER] = "rp-hyper-increase",
-	[RXE_CC_A_STAT_PACED_PACKETS] = "paced-packets",
-	[RXE_CC_A_STAT_PACED_NS] = "paced-ns",
-	[RXE_CC_A_STAT_QUEUE_PEAK] = "queue-peak",
-	[RXE_CC_A_STAT_PACED_DROPPED] = "paced-dropped",
-	[RXE_CC_A_STAT_MALFORMED] = "malformed",
-	[RXE_CC_A_STAT_UNKNOWN_QP] = "unknown-qp",
-	[RXE_CC_A_STAT_HOOK_TX_NS] = "hook-tx-ns",
-	[RXE_CC_A_STAT_HOOK_TX_PACKETS] = "hook-tx-packets",
-	[RXE_CC_A_STAT_HOOK_RX_NS] = "hook-rx-ns",
-	[RXE_CC_A_STAT_HOOK_RX_PACKETS] = "hook-rx-packets",
-	[RXE_CC_A_STAT_MONITOR_DROPPED] = "monitor-dropped",
-};
+#include "rxe_cc_names.h"
 
 void parse_nested(const struct nlattr *nest, struct nlattr **tb, int max)
 {
@@ -77,8 +48,8 @@ void show_stats_nest(const struct nlattr *nest)
 	parse_nested(nest, tb, RXE_CC_A_STAT_MAX);
 	pr_open("stats");
 	for (i = 1; i <= RXE_CC_A_STAT_MAX; i++)
-		if (tb[i] && stat_names[i])
-			pr_u64(stat_names[i], mnl_attr_get_u64(tb[i]));
+		if (tb[i] && rxe_cc_stat_name(i))
+			pr_u64(rxe_cc_stat_name(i), mnl_attr_get_u64(tb[i]));
 	pr_close();
 }
 

@@ -9,14 +9,7 @@
 #include "dcqcn.h"
 #include "print.h"
 #include "rocectl.h"
-
-static const char *const qp_dcqcn_names[] = {
-	[RXE_CC_QP_DCQCN_DEVICE] = "device",
-	[RXE_CC_QP_DCQCN_ON] = "on",
-	[RXE_CC_QP_DCQCN_OFF] = "off",
-};
-
-#define QP_DCQCN_NMODES (sizeof(qp_dcqcn_names) / sizeof(qp_dcqcn_names[0]))
+#include "rxe_cc_names.h"
 
 static int qp_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -42,8 +35,8 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 			      mnl_attr_get_payload(qa[RXE_CC_A_QP_PEER]), addr, sizeof(addr)))
 			pr_str("peer", addr);
 	}
-	pr_rate_kbps("rate", mnl_attr_get_u32(qa[RXE_CC_A_QP_RATE]));
-	pr_rate_kbps("target-rate", mnl_attr_get_u32(qa[RXE_CC_A_QP_TARGET_RATE]));
+	pr_rate_kbps("rate", mnl_attr_get_u32(qa[RXE_CC_A_QP_RATE_KBPS]));
+	pr_rate_kbps("target-rate", mnl_attr_get_u32(qa[RXE_CC_A_QP_TARGET_RATE_KBPS]));
 	pr_u64("alpha", mnl_attr_get_u32(qa[RXE_CC_A_QP_ALPHA]));
 	pr_u64("timer-stage", mnl_attr_get_u32(qa[RXE_CC_A_QP_TIMER_STAGE]));
 	pr_u64("byte-stage", mnl_attr_get_u32(qa[RXE_CC_A_QP_BYTE_STAGE]));
@@ -51,7 +44,7 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 	pr_u64("queue", mnl_attr_get_u32(qa[RXE_CC_A_QP_QUEUE]));
 	pr_u64("idle-ms", mnl_attr_get_u32(qa[RXE_CC_A_QP_IDLE_MS]));
 	mode = qa[RXE_CC_A_QP_DCQCN] ? mnl_attr_get_u32(qa[RXE_CC_A_QP_DCQCN]) : 0;
-	pr_str("dcqcn", mode < QP_DCQCN_NMODES ? qp_dcqcn_names[mode] : "unknown");
+	pr_str("dcqcn", rxe_cc_qp_dcqcn_name(mode) ? rxe_cc_qp_dcqcn_name(mode) : "unknown");
 	/* Overrides only where the QP has them: 0 is its device's value. */
 	if (qa[RXE_CC_A_QP_MIN_RATE] && mnl_attr_get_u32(qa[RXE_CC_A_QP_MIN_RATE]))
 		pr_u64("min-rate", mnl_attr_get_u32(qa[RXE_CC_A_QP_MIN_RATE]));
@@ -127,10 +120,10 @@ static int qp_show(struct nl *nl, int argc, char **argv)
 
 static int parse_qp_dcqcn(const char *s, uint32_t *mode)
 {
-	size_t i;
+	uint32_t i;
 
-	for (i = 0; i < QP_DCQCN_NMODES; i++)
-		if (!strcmp(s, qp_dcqcn_names[i])) {
+	for (i = 0; rxe_cc_qp_dcqcn_name(i); i++)
+		if (!strcmp(s, rxe_cc_qp_dcqcn_name(i))) {
 			*mode = i;
 			return 0;
 		}

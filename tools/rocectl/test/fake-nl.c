@@ -189,8 +189,8 @@ static struct nlmsghdr *fake_qp(int which)
 		mnl_attr_put(nlh, RXE_CC_A_QP_PEER, sizeof(v6), v6);
 	else
 		mnl_attr_put(nlh, RXE_CC_A_QP_PEER, sizeof(v4), v4);
-	mnl_attr_put_u32(nlh, RXE_CC_A_QP_RATE, which ? 10000000 : 50500);
-	mnl_attr_put_u32(nlh, RXE_CC_A_QP_TARGET_RATE, which ? 10000000 : 100000);
+	mnl_attr_put_u32(nlh, RXE_CC_A_QP_RATE_KBPS, which ? 10000000 : 50500);
+	mnl_attr_put_u32(nlh, RXE_CC_A_QP_TARGET_RATE_KBPS, which ? 10000000 : 100000);
 	mnl_attr_put_u32(nlh, RXE_CC_A_QP_ALPHA, which ? 1023 : 512);
 	mnl_attr_put_u32(nlh, RXE_CC_A_QP_TIMER_STAGE, which ? 0 : 1);
 	mnl_attr_put_u32(nlh, RXE_CC_A_QP_BYTE_STAGE, 0);
@@ -303,8 +303,8 @@ static struct nlmsghdr *fake_event(uint8_t cmd, int dev, uint64_t time_ns, uint3
 
 static void fake_qp_state(struct nlmsghdr *nlh, uint32_t rate, uint32_t target, uint32_t alpha)
 {
-	mnl_attr_put_u32(nlh, RXE_CC_A_EVENT_RATE, rate);
-	mnl_attr_put_u32(nlh, RXE_CC_A_EVENT_TARGET_RATE, target);
+	mnl_attr_put_u32(nlh, RXE_CC_A_EVENT_RATE_KBPS, rate);
+	mnl_attr_put_u32(nlh, RXE_CC_A_EVENT_TARGET_RATE_KBPS, target);
 	mnl_attr_put_u32(nlh, RXE_CC_A_EVENT_ALPHA, alpha);
 }
 
@@ -332,7 +332,7 @@ int nl_recv_events(struct nl *nl, mnl_cb_t cb, void *data)
 	nlh = fake_event(RXE_CC_CMD_RATE_NTF, 0, 1500020000ULL, 17);
 	mnl_attr_put_u32(nlh, RXE_CC_A_EVENT_REMOTE_NUM, 18);
 	fake_qp_state(nlh, 50000, 100000, 1023);
-	mnl_attr_put_u32(nlh, RXE_CC_A_EVENT_OLD_RATE, 100000);
+	mnl_attr_put_u32(nlh, RXE_CC_A_EVENT_OLD_RATE_KBPS, 100000);
 	mnl_attr_put_u32(nlh, RXE_CC_A_EVENT_REASON, RXE_CC_RATE_CUT);
 	mnl_attr_put_u32(nlh, RXE_CC_A_EVENT_DROPPED, 4);
 	fake_event_end(nlh);
