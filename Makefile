@@ -27,7 +27,7 @@ modules:
 	@test -f $(KDIR)/Makefile || { \
 		echo "no kernel build tree at KDIR=$(KDIR)"; \
 		echo "install your kernel's headers, or build for the test VM's kernel:"; \
-		echo "  make KDIR=\$$(selftests/vm/fetch-kernel)/root/usr/src/linux-headers-<abi>"; \
+		echo "  make KDIR=\$$(tools/testing/vm/fetch-kernel)/root/usr/src/linux-headers-<abi>"; \
 		exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 

@@ -69,7 +69,7 @@ guest() {
 
 host() {
 	local out=$top/.cache/check/dkms kroot abi headers args rc
-	kroot=$("$here/vm/fetch-kernel") || { echo "Bail out! no test kernel"; exit $KSFT_FAIL; }
+	kroot=$("$top/tools/testing/vm/fetch-kernel") || { echo "Bail out! no test kernel"; exit $KSFT_FAIL; }
 	abi=$(basename "$kroot")
 	headers=$kroot/root/usr/src/linux-headers-$abi
 	rm -rf "$out"
@@ -92,7 +92,7 @@ host() {
 	[ -f "$out/tree/rxe_cc/$version/$abi/x86_64/module/rxe_cc.ko" ] ||
 		ktap_finish
 	# The VM's results continue this plan.
-	"$here/vm/run" -t 300 -o "$out.vm" -- selftests/dkms.sh --guest "$out" |
+	"$top/tools/testing/vm/run" -t 300 -o "$out.vm" -- selftests/dkms.sh --guest "$out" |
 		sed -e '/^TAP version/d' -e '/^1\.\./d' -e '/^# totals/d' |
 		awk '/^(not )?ok [0-9]+ / { sub(/ok [0-9]+/, "ok " ++n + 1) } { print }'
 	rc=${PIPESTATUS[0]}

@@ -38,7 +38,7 @@ planted_cycle_found() {
 
 module_objects() {
 	local kroot abi
-	kroot=$("$here/vm/fetch-kernel") || { fail "no test kernel"; return 1; }
+	kroot=$("$top/tools/testing/vm/fetch-kernel") || { fail "no test kernel"; return 1; }
 	abi=$(basename "$kroot")
 	# A copy, so that the tree's own build products stay as they are.
 	mkdir -p "$work/src"

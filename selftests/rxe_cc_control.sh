@@ -10,10 +10,10 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
-. "$here/lib/topo.sh"
-. "$here/lib/perftest.sh"
+. "$here/../tools/testing/lib/topo.sh"
+. "$here/../tools/testing/lib/perftest.sh"
 . "$here/lib/rocectl.sh"
-. "$here/lib/lateness.sh"
+. "$here/../tools/testing/lib/lateness.sh"
 
 PERFTEST_LOG=/tmp/control-bw.log
 EVENTS=/tmp/control-events.json

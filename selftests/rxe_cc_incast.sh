@@ -24,10 +24,10 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
-. "$here/lib/topo.sh"
-. "$here/lib/perftest.sh"
+. "$here/../tools/testing/lib/topo.sh"
+. "$here/../tools/testing/lib/perftest.sh"
 . "$here/lib/rocectl.sh"
-. "$here/lib/lateness.sh"
+. "$here/../tools/testing/lib/lateness.sh"
 
 SECS=16			# each flow's length
 # rxe's retransmission timer runs while the pacer holds a packet: the QP

@@ -7,7 +7,7 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
-. "$here/lib/topo.sh"
+. "$here/../tools/testing/lib/topo.sh"
 
 loaded() {
 	grep -q "^$1 " /proc/modules

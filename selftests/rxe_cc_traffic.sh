@@ -8,8 +8,8 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
-. "$here/lib/topo.sh"
-. "$here/lib/perftest.sh"
+. "$here/../tools/testing/lib/topo.sh"
+. "$here/../tools/testing/lib/perftest.sh"
 
 SECONDS_PER_RUN=3
 PERFTEST_LOG=/tmp/traffic.log

@@ -9,8 +9,8 @@
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib/ktap.sh"
-. "$here/lib/topo.sh"
-. "$here/lib/perftest.sh"
+. "$here/../tools/testing/lib/topo.sh"
+. "$here/../tools/testing/lib/perftest.sh"
 . "$here/lib/rocectl.sh"
 
 PERFTEST_LOG=/tmp/ynl-bw.log
@@ -45,6 +45,6 @@ topo_bottleneck 2 50mbit red 30000 90000 0.1 400000 &&
 echo 100 >/sys/module/rxe_cc/parameters/monitor_rate ||
 	{ echo "Bail out! monitor_rate not set"; exit $KSFT_FAIL; }
 ktap_run "YNL receives the monitor group's CNP events" ynl_check monitor \
-	". $here/lib/ktap.sh; . $here/lib/topo.sh; . $here/lib/perftest.sh;
+	". $here/lib/ktap.sh; . $here/../tools/testing/lib/topo.sh; . $here/../tools/testing/lib/perftest.sh;
 	 PERFTEST_LOG=$PERFTEST_LOG perftest_bw ib_write_bw 1 2 2 >/dev/null"
 ktap_finish

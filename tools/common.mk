@@ -8,4 +8,6 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wno-unused-parameter
-CPPFLAGS += -I$(TOP)/uapi -I$(TOP)/kmod -I$(TOP)/tools -D_GNU_SOURCE
+CPPFLAGS += -I$(TOP)/uapi -I$(TOP)/kmod -I$(TOP)/tools -I$(TOP)/tools/lib -D_GNU_SOURCE
+# rxe_cc's netlink client (tools/lib), linked into rocectl and the sampler.
+NL_LIB := $(TOP)/tools/lib

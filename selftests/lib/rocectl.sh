@@ -1,31 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# rocectl in selftests: rxe_cc's counters through its JSON, and refused input.
+# rocectl in selftests: the shared helpers (tools/testing/lib/rocectl.sh)
+# and the assertion that rocectl refuses input as it should. Needs ktap.sh.
 
-ROCECTL=${ROCECTL:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/tools/rocectl/rocectl}
-
-# ROCECTL_AS: a command to run rocectl through (runuser -u nobody --).
-rocectl() { ${ROCECTL_AS:-} "$ROCECTL" "$@"; }
-
-# dev_stat DEV NAME: a device counter (rocectl stats show).
-dev_stat() {
-	rocectl -j stats show dev "$1" | jq ".[0].stats[\"$2\"]"
-}
-
-# qp_json DEV: the device's QPs with their counters, as a JSON array.
-qp_json() {
-	rocectl -j -s qp show dev "$1"
-}
-
-# qp_sum DEV NAME: a counter summed over the device's QPs.
-qp_sum() {
-	qp_json "$1" | jq "[.[].stats[\"$2\"]] | add // 0"
-}
-
-# red_stat HOST NAME: a counter of the RED queue on the switch port to HOST.
-red_stat() {
-	topo_qdisc_stats "$1" | jq ".[0][\"$2\"]"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../../tools/testing/lib/rocectl.sh"
 
 # refused WANT_EXIT PATTERN ROCECTL-ARGS...: rocectl must exit WANT_EXIT
 # with one line on stderr matching PATTERN.

@@ -2,7 +2,7 @@
 #
 # The lab's fabric inside the VM, shared by its experiment (guest) and its
 # shell (shell-guest): the settings under which DCQCN works on an emulated
-# fabric. Needs selftests/lib/{topo,perftest,rocectl}.sh
+# fabric. Needs tools/testing/lib/{topo,perftest,rocectl}.sh
 # and scenarios.sh sourced, and $recv, the receiving host.
 
 # rxe's retransmission timer runs while the pacer holds a packet, so the

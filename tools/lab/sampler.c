@@ -37,7 +37,7 @@
 #include <rdma/rdma_netlink.h>
 #include <linux/rxe_cc.h>
 
-#include "rocectl/nl.h"
+#include "nl.h"
 
 /* The lab's congestion point: the leaf qdisc under HTB class 1:1. */
 #define IB_QP_STATE_RTR 2	/* enum ib_qp_state, as rdma netlink reports it */

@@ -27,7 +27,7 @@ LAB_FLOWS=
 LAB_SCALE=100		# DCQCN's timers times this (see lab_dcqcn)
 LAB_LOSS=0.1		# %, the lossy scenario's random loss
 LAB_OUT=
-LAB_KERNEL=		# the VM's kernel (selftests/vm/fetch-kernel); 6.1 if empty
+LAB_KERNEL=		# the VM's kernel (tools/testing/vm/fetch-kernel); 6.1 if empty
 LAB_CLOCK=virtual	# the VM's clock: see lab_vm_args
 
 lab_usage() {
@@ -125,7 +125,7 @@ lab_parse_args() {
 		{ echo "lab: --kmax must be below --limit" >&2; return 1; }
 }
 
-# lab_vm_args: selftests/vm/run's options for LAB_CLOCK. On the host's
+# lab_vm_args: tools/testing/vm/run's options for LAB_CLOCK. On the host's
 # clock a guest that loses its CPUs to other work sees its timers fire
 # late, its port fall behind and TCP lose to DCQCN (tcp-mix with one host
 # core busy: timer lateness 25-45 ms, TCP 10 Mb/s against RoCE's 15). On

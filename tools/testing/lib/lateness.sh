@@ -12,8 +12,7 @@
 #                              and lateness_ticks
 #   lateness_starved [P99_MS]  true if the last probe (or P99_MS, a p99 of
 #                              the same kind) says the VM was starved
-#   ktap_run_starved NAME FN   ktap_run, but a failure while the VM was
-#                              starved is said so and FN is run once more
+# (selftests/lib/ktap.sh's ktap_run_starved runs a test under the probe.)
 #
 # The limit, from runs on this project's 2-core machine: an idle VM's p99
 # is 2.4-3.9 ms; during rxe_cc_incast.sh it is 8.6-9.1 ms on an idle host,
@@ -61,32 +60,4 @@ lateness_stop() {
 # p99) says the VM was starved.
 lateness_starved() {
 	awk -v p="${1:-$lateness_p99_ms}" -v l="$LATENESS_STARVED_MS" 'BEGIN { exit !(p > l) }'
-}
-
-# ktap_run_starved NAME FUNCTION [ARG...]: run a test whose figures need a
-# VM that gets its CPUs, with the probe running. A failure while the probe
-# saw a starved VM is reported as such and the test runs once more; that
-# second result stands, starved or not. A failure on a VM that was not
-# starved is a failure at once.
-ktap_run_starved() {
-	local name=$1 rc
-	shift
-	lateness_start
-	"$@"
-	rc=$?
-	lateness_stop
-	ktap_info "timer lateness: p99 $lateness_p99_ms ms, max $lateness_max_ms ms" \
-		"over $lateness_ticks ticks of $((LATENESS_TICK_US / 1000)) ms"
-	if [ $rc -ne 0 ] && lateness_starved; then
-		ktap_info "RETRY: '$name' failed while the VM was starved" \
-			"(timer lateness p99 $lateness_p99_ms ms > $LATENESS_STARVED_MS ms);" \
-			"running it once more"
-		lateness_start
-		"$@"
-		rc=$?
-		lateness_stop
-		ktap_info "timer lateness of the retry: p99 $lateness_p99_ms ms," \
-			"max $lateness_max_ms ms"
-	fi
-	ktap_result "$name" "$rc"
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rocectl's netlink plumbing on libmnl: the rxe_cc family, requests and
- * replies, the kernel's extended ACK, and events.
+ * rxe_cc's netlink client on libmnl, for rocectl and the lab's sampler:
+ * the rxe_cc family, requests and replies, the kernel's extended ACK, and
+ * events.
  */
-#ifndef _ROCECTL_NL_H
-#define _ROCECTL_NL_H
+#ifndef _RXE_CC_NL_H
+#define _RXE_CC_NL_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -56,4 +57,4 @@ int nl_join_monitor(struct nl *nl);
 /* Runs CB on every event until an error (-errno) or, from CB, MNL_CB_STOP (0). */
 int nl_recv_events(struct nl *nl, mnl_cb_t cb, void *data);
 
-#endif /* _ROCECTL_NL_H */
+#endif /* _RXE_CC_NL_H */
