@@ -52,7 +52,7 @@ guest() {
 	loads() {
 		local path
 		path=$(modinfo -n rxe_cc) || { fail "modinfo finds no rxe_cc"; return 1; }
-		ktap_info "modprobe finds $path"
+		ktap_print_msg "modprobe finds $path"
 		[[ $path == "$moddir/updates/dkms/"* ]] ||
 			fail "rxe_cc resolves to $path, not DKMS's updates/dkms" || return 1
 		[ "$(modinfo -F vermagic "$path" | cut -d' ' -f1)" = "$abi" ] ||
@@ -60,8 +60,8 @@ guest() {
 		modprobe rxe_cc || { fail "modprobe rxe_cc failed"; return 1; }
 		grep -q '^rxe_cc ' /proc/modules || fail "rxe_cc is not loaded"
 	}
-	ktap_run "dkms install puts the module into the kernel's updates/dkms" installs
-	ktap_run "modprobe loads the module DKMS installed" loads
+	ktap_test_result "dkms install puts the module into the kernel's updates/dkms" installs
+	ktap_test_result "modprobe loads the module DKMS installed" loads
 	rmmod rxe_cc 2>/dev/null
 	umount "$moddir"
 	rm -rf "$tmp"
@@ -87,13 +87,14 @@ host() {
 		dkms status "${args[@]}" 2>/dev/null | grep -q built ||
 			fail "dkms status does not say built"
 	}
-	ktap_plan 3
-	ktap_run "dkms adds and builds rxe_cc from dkms.conf for $abi" builds
+	ktap_print_header
+	ktap_set_plan 3
+	ktap_test_result "dkms adds and builds rxe_cc from dkms.conf for $abi" builds
 	[ -f "$out/tree/rxe_cc/$version/$abi/x86_64/module/rxe_cc.ko" ] ||
-		ktap_finish
+		ktap_finished
 	# The VM's results continue this plan.
 	"$top/tools/testing/vm/run" -t 300 -o "$out.vm" -- selftests/dkms.sh --guest "$out" |
-		sed -e '/^TAP version/d' -e '/^1\.\./d' -e '/^# totals/d' |
+		sed -e '/^TAP version/d' -e '/^1\.\./d' -e '/^# Totals/d' |
 		awk '/^(not )?ok [0-9]+ / { sub(/ok [0-9]+/, "ok " ++n + 1) } { print }'
 	rc=${PIPESTATUS[0]}
 	[ "$rc" -eq 0 ] || { echo "# the VM part exited with $rc"; exit $KSFT_FAIL; }
@@ -101,8 +102,9 @@ host() {
 }
 
 if [ "${1:-}" = --guest ]; then
-	ktap_plan 2
+	ktap_print_header
+	ktap_set_plan 2
 	guest "$2"
-	ktap_finish
+	ktap_finished
 fi
 host

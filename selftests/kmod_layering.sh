@@ -16,7 +16,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 callgraph=$here/lib/callgraph.py
 
-ktap_plan 3
+
+ktap_print_header
+ktap_set_plan 3
 
 planted_cycle_found() {
 	mkdir -p "$work/planted"
@@ -66,7 +68,7 @@ no_cycle() {
 	[ "${PIPESTATUS[0]}" -eq 0 ] || fail "kmod has a call cycle"
 }
 
-ktap_run "the checker names a planted cycle and nothing outside it" planted_cycle_found
-ktap_run "the module's objects build against the default test kernel" module_objects
-ktap_run "no call cycle among the module's units" no_cycle
-ktap_finish
+ktap_test_result "the checker names a planted cycle and nothing outside it" planted_cycle_found
+ktap_test_result "the module's objects build against the default test kernel" module_objects
+ktap_test_result "no call cycle among the module's units" no_cycle
+ktap_finished

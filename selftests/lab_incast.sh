@@ -77,7 +77,7 @@ files_made() {
 dcqcn_fair() {
 	local jain
 	jain=$(run_field dcqcn .jain)
-	ktap_info "DCQCN: Jain $jain, steady $(run_field dcqcn '.steady_goodput_mbps | map(tostring) | join(" and ")') Mb/s"
+	ktap_print_msg "DCQCN: Jain $jain, steady $(run_field dcqcn '.steady_goodput_mbps | map(tostring) | join(" and ")') Mb/s"
 	awk -v j="$jain" 'BEGIN { exit !(j >= 0.9) }' || fail "Jain's index $jain < 0.9"
 }
 
@@ -85,7 +85,7 @@ dcqcn_queue_shorter() {
 	local cc nocc
 	cc=$(run_field dcqcn .queue_p99_bytes)
 	nocc=$(run_field no-cc .queue_p99_bytes)
-	ktap_info "queue p99: $cc bytes with DCQCN, $nocc without"
+	ktap_print_msg "queue p99: $cc bytes with DCQCN, $nocc without"
 	[ "$cc" -lt "$nocc" ] || fail "queue p99 $cc with DCQCN is not below $nocc without"
 }
 
@@ -93,19 +93,21 @@ cnps_handled() {
 	local sent handled
 	sent=$(run_field dcqcn .cnp_sent)
 	handled=$(run_field dcqcn .cnp_handled)
-	ktap_info "CNPs: $sent sent, $handled handled"
+	ktap_print_msg "CNPs: $sent sent, $handled handled"
 	[ "$sent" -gt 0 ] || fail "the receiver sent no CNP" || return 1
 	[ "$handled" -eq "$sent" ] || fail "$sent CNPs sent but $handled handled"
 }
 
-ktap_plan 6
+
+ktap_print_header
+ktap_set_plan 6
 rm -rf "$out.bad"
-ktap_run "the lab refuses options it cannot run with, and says why" bad_options_refused
+ktap_test_result "the lab refuses options it cannot run with, and says why" bad_options_refused
 mkdir -p "$out"
-ktap_run "tools/lab/run incast finishes and names its folder" lab_runs
-[ -s "$table" ] || ktap_finish
-ktap_run "tables, CSV, rocectl counters and PNG plots are written" files_made
-ktap_run "with DCQCN the flows share the port (Jain >= 0.9)" dcqcn_fair
-ktap_run "with DCQCN the queue's p99 is below the no-CC run's" dcqcn_queue_shorter
-ktap_run "every CNP sent is handled by a sender" cnps_handled
-ktap_finish
+ktap_test_result "tools/lab/run incast finishes and names its folder" lab_runs
+[ -s "$table" ] || ktap_finished
+ktap_test_result "tables, CSV, rocectl counters and PNG plots are written" files_made
+ktap_test_result "with DCQCN the flows share the port (Jain >= 0.9)" dcqcn_fair
+ktap_test_result "with DCQCN the queue's p99 is below the no-CC run's" dcqcn_queue_shorter
+ktap_test_result "every CNP sent is handled by a sender" cnps_handled
+ktap_finished

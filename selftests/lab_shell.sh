@@ -33,16 +33,18 @@ value() { # NAME
 	sed -n "s/^$1=\([0-9]*\)\r\{0,1\}$/\1/p" "$OUT" | tail -n 1
 }
 
-ktap_plan 4
+
+ktap_print_header
+ktap_set_plan 4
 session | "$top/tools/lab/shell" >"$OUT" 2>&1
 status=$?
 sed 's/^/# /' "$OUT" | grep -E '^# (lab:|[A-Z]+=)'
-ktap_result "the shell boots, shows its guide and exits with the session" \
+ktap_test_status "the shell boots, shows its guide and exits with the session" \
 	$([ $status -eq 0 ] && grep -q '^lab: DCQCN: preset mlx5' "$OUT" && echo 0 || echo 1)
-ktap_result "a DCQCN parameter changes and reads back" \
+ktap_test_status "a DCQCN parameter changes and reads back" \
 	$([ "$(value AI)" = 10 ] && echo 0 || echo 1)
-ktap_result "rocectl monitor shows CNPs handled and rate cuts live" \
+ktap_test_status "rocectl monitor shows CNPs handled and rate cuts live" \
 	$([ "$(value HANDLED)" -gt 0 ] 2>/dev/null && [ "$(value CUTS)" -gt 0 ] && echo 0 || echo 1)
-ktap_result "a QP's counters read as JSON" \
+ktap_test_status "a QP's counters read as JSON" \
 	$([ "$(value QPS)" -ge 1 ] 2>/dev/null && echo 0 || echo 1)
-ktap_finish
+ktap_finished

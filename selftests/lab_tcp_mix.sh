@@ -50,7 +50,7 @@ classes_help_roce() {
 	r2=$(run_field separate .goodput_total_mbps)
 	q1=$(run_field shared .queue_p50_bytes)
 	q2=$(run_field separate .queue_p50_bytes)
-	ktap_info "RoCE $r1 -> $r2 Mb/s, RoCE queue p50 $q1 -> $q2 bytes;" \
+	ktap_print_msg "RoCE $r1 -> $r2 Mb/s, RoCE queue p50 $q1 -> $q2 bytes;" \
 		"TCP $(run_field separate .tcp_mbps) Mb/s"
 	awk -v a="$r1" -v b="$r2" -v p="$q1" -v q="$q2" 'BEGIN { exit !(b > a && q < p) }' ||
 		fail "a class of its own did not help RoCE"
@@ -73,18 +73,20 @@ lab_late_ms() {
 	jq '[.[].sampler_late_p99_ms] | max' "$table" 2>/dev/null || echo 0
 }
 
-ktap_plan 3
+
+ktap_print_header
+ktap_set_plan 3
 mkdir -p "$top/.cache/check"
 attempt
 late=$(lab_late_ms)
-ktap_info "VM timer lateness p99 (worst run): $late ms"
+ktap_print_msg "VM timer lateness p99 (worst run): $late ms"
 if [ $ran -eq 0 ] && [ $((wins + helps)) -ne 0 ] && lateness_starved "$late"; then
-	ktap_info "RETRY: tcp-mix's checks failed while the VM was starved" \
+	ktap_print_msg "RETRY: tcp-mix's checks failed while the VM was starved" \
 		"(timer lateness p99 $late ms > $LATENESS_STARVED_MS ms); running the lab once more"
 	attempt
-	ktap_info "VM timer lateness p99 of the retry (worst run): $(lab_late_ms) ms"
+	ktap_print_msg "VM timer lateness p99 of the retry (worst run): $(lab_late_ms) ms"
 fi
-ktap_result "tools/lab/run tcp-mix finishes with a table" $ran
-ktap_result "in one queue TCP takes more than the RoCE flows together, the queue above Kmax" $wins
-ktap_result "a class of its own gives RoCE more goodput and a shorter queue" $helps
-ktap_finish
+ktap_test_status "tools/lab/run tcp-mix finishes with a table" $ran
+ktap_test_status "in one queue TCP takes more than the RoCE flows together, the queue above Kmax" $wins
+ktap_test_status "a class of its own gives RoCE more goodput and a shorter queue" $helps
+ktap_finished

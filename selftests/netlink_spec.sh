@@ -17,7 +17,9 @@ UAPI=$top/uapi/linux/rxe_cc.h
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-ktap_plan 4
+
+ktap_print_header
+ktap_set_plan 4
 src=$("$top/tools/fetch-linux-tools") || { echo "Bail out! no kernel tools"; exit $KSFT_FAIL; }
 
 # The generator refuses a spec its schema refuses, so a clean --check
@@ -77,8 +79,8 @@ checkpatch_clean() {
 	[ ! -s "$work/checkpatch.log" ] || fail "checkpatch --strict has findings"
 }
 
-ktap_run "the uAPI header and kmod/genl.[ch] are what the spec makes" regenerated
-ktap_run "a hand edit of a generated file is caught" regen_catches_edits
-ktap_run "the DCQCN core's knobs have the spec's names, order and ranges" knobs_are_the_specs
-ktap_run "checkpatch --strict is clean on the kernel code we write" checkpatch_clean
-ktap_finish
+ktap_test_result "the uAPI header and kmod/genl.[ch] are what the spec makes" regenerated
+ktap_test_result "a hand edit of a generated file is caught" regen_catches_edits
+ktap_test_result "the DCQCN core's knobs have the spec's names, order and ranges" knobs_are_the_specs
+ktap_test_result "checkpatch --strict is clean on the kernel code we write" checkpatch_clean
+ktap_finished

@@ -312,5 +312,5 @@ print(f"1..{len(tests)}")
 for name, fn in tests:
     run.check(name, fn)
 os.unlink(run.log)
-print(f"# totals: pass:{run.n - run.failed} fail:{run.failed} skip:0")
+print(f"# Totals: pass:{run.n - run.failed} fail:{run.failed} xfail:0 xpass:0 skip:0 error:0")
 sys.exit(1 if run.failed else 0)

@@ -55,7 +55,7 @@ marked_run() {
 	kill -INT "$cap"
 	wait "$cap"
 	run_secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-	ktap_info "$(for k in marked ecn sent suppressed unresolved received handled cuts; do
+	ktap_print_msg "$(for k in marked ecn sent suppressed unresolved received handled cuts; do
 		printf '%s %s ' "$k" "$(delta $k)"; done)in ${run_secs}s"
 }
 
@@ -150,7 +150,9 @@ bad_input() {
 	[ "$(dev_stat rxe1 rp-rate-cuts)" -eq "$cuts0" ] || fail "$kind cut a rate"
 }
 
-ktap_plan 9
+
+ktap_print_header
+ktap_set_plan 9
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 trap topo_teardown EXIT
 topo_bottleneck 2 50mbit red 30000 90000 0.1 400000
@@ -161,14 +163,14 @@ rocectl dcqcn set dev rxe2 line-rate $LINE_MBPS
 # The switch's own address, for hand-made packets.
 topo_sw ip addr add 10.77.0.250/24 dev br0
 
-ktap_run "CE marks from the switch become CNPs at the receiver" marks_become_cnps
-ktap_run "every CNP reaches the sender's RP and cuts its rate" cnps_reach_rp
-ktap_run "captured CNPs follow Annex A17, ICRC computed independently" cnp_on_the_wire
-ktap_run "np min-time-between-cnps spaces CNPs" cnp_spacing
-ktap_run "CNPs over IPv6 GIDs" ipv6_cnps
-ktap_run "a datagram too short for RoCEv2 is counted as malformed" bad_input short malformed
-ktap_run "a CNP for a QP that does not exist is ignored" \
+ktap_test_result "CE marks from the switch become CNPs at the receiver" marks_become_cnps
+ktap_test_result "every CNP reaches the sender's RP and cuts its rate" cnps_reach_rp
+ktap_test_result "captured CNPs follow Annex A17, ICRC computed independently" cnp_on_the_wire
+ktap_test_result "np min-time-between-cnps spaces CNPs" cnp_spacing
+ktap_test_result "CNPs over IPv6 GIDs" ipv6_cnps
+ktap_test_result "a datagram too short for RoCEv2 is counted as malformed" bad_input short malformed
+ktap_test_result "a CNP for a QP that does not exist is ignored" \
 	bad_input cnp unknown-qp rp-cnp-ignored
-ktap_run "a CNP with a bad ICRC is counted as malformed" bad_input bad-icrc malformed
-ktap_run "an unknown opcode is counted as malformed and left to rxe" bad_input opcode malformed
-ktap_finish
+ktap_test_result "a CNP with a bad ICRC is counted as malformed" bad_input bad-icrc malformed
+ktap_test_result "an unknown opcode is counted as malformed and left to rxe" bad_input opcode malformed
+ktap_finished

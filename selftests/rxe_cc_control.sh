@@ -87,7 +87,7 @@ qp_max_rate() {
 	# rxe builds no more packets for a QP with 65 unfreed (its limit of 64
 	# is checked before each one), held ones among them: that alone bounds
 	# the queue.
-	ktap_info "queue peak $peak packets"
+	ktap_print_msg "queue peak $peak packets"
 	[ "$peak" -gt 1 ] && [ "$peak" -le 65 ] ||
 		fail "a capped QP held $peak packets: not bounded by rxe's 65 in flight"
 }
@@ -105,7 +105,7 @@ capped_then_free() {
 	$1 || return 1
 	sleep 1
 	qp_window 3
-	ktap_info "QP $flow_qpn: $capped Mb/s with max-rate 10 ($capped_paced packets held)," \
+	ktap_print_msg "QP $flow_qpn: $capped Mb/s with max-rate 10 ($capped_paced packets held)," \
 		"$window_mbps Mb/s without ($window_paced held)"
 	# The counters see the IP packet, a little more than the pacer's cap.
 	awk -v m="$capped" 'BEGIN { exit !(m <= 10 * 1.15 && m >= 10 * 0.6) }' ||
@@ -157,7 +157,7 @@ first_cnp_cut_seen() {
 		'[.[] | select(.qpn == $q and .event == "cnp-handled")]' "$events")
 	cut=$(jq -sc --argjson q "$flow_qpn" \
 		'[.[] | select(.qpn == $q and .event == "rate" and .reason == "cut")]' "$events")
-	ktap_info "cnp-handled: $handled; cut: $cut"
+	ktap_print_msg "cnp-handled: $handled; cut: $cut"
 	[ "$(jq length <<<"$handled")" = 1 ] && [ "$(jq '.[0].alpha' <<<"$handled")" = 1023 ] ||
 		fail "one CNP handled with alpha 1023 expected" || return 1
 	[ "$(jq length <<<"$cut")" = 1 ] &&
@@ -175,7 +175,7 @@ qp_dcqcn_off() {
 	ignored=$(qp_get '.stats["rp-cnp-ignored"]')
 	cuts=$(qp_get '.stats["rp-rate-cuts"]')
 	rate=$(qp_get '.rate')
-	ktap_info "dcqcn off: handled $handled ignored $ignored cuts $cuts rate $rate Mb/s"
+	ktap_print_msg "dcqcn off: handled $handled ignored $ignored cuts $cuts rate $rate Mb/s"
 	[ "$(qp_get '.dcqcn')" = '"off"' ] || fail "dcqcn off does not read back" || return 1
 	[ "$handled" -eq 0 ] && [ "$cuts" -eq 0 ] && [ "$ignored" -gt 0 ] ||
 		fail "with dcqcn off CNPs must be ignored, not handled" || return 1
@@ -185,7 +185,7 @@ qp_dcqcn_off() {
 	# One read: a CNP cuts at most once, now or at its monitor period's end.
 	read -r handled cuts < <(qp_get '.stats | "\(.["rp-cnp-handled"]) \(.["rp-rate-cuts"])"' |
 		tr -d '"')
-	ktap_info "dcqcn device: handled $handled cuts $cuts"
+	ktap_print_msg "dcqcn device: handled $handled cuts $cuts"
 	[ "$handled" -gt 0 ] && [ "$cuts" -gt 0 ] || fail "dcqcn device did not react again" ||
 		return 1
 	[ "$cuts" -le "$handled" ] || fail "more cuts than CNPs handled"
@@ -256,7 +256,7 @@ monitored() {
 	d_dropped=$(($(dev_stat rxe1 monitor-dropped) + $(dev_stat rxe2 monitor-dropped) - dropped0))
 	kill "$mon"
 	wait "$mon" 2>/dev/null
-	[ ! -s /tmp/control-monitor.err ] || { ktap_info "$(cat /tmp/control-monitor.err)"; }
+	[ ! -s /tmp/control-monitor.err ] || { ktap_print_msg "$(cat /tmp/control-monitor.err)"; }
 	echo 1000 >$MONITOR_RATE
 }
 
@@ -279,7 +279,7 @@ monitor_every_cnp() {
 	sent=$(count_events '.dev == "rxe2" and .event == "cnp-sent"')
 	handled=$(count_events '.dev == "rxe1" and .event == "cnp-handled"')
 	cuts=$(count_events '.event == "rate" and .reason == "cut"')
-	ktap_info "events: $sent cnp-sent ($d_sent CNPs sent), $handled cnp-handled" \
+	ktap_print_msg "events: $sent cnp-sent ($d_sent CNPs sent), $handled cnp-handled" \
 		"($d_handled handled), $cuts that cut the rate ($d_cuts cuts), $d_dropped dropped;" \
 		"$(count_events '.event == "rate"') rate events in all"
 	[ "$d_sent" -gt 0 ] || fail "no CNPs: no congestion" || return 1
@@ -304,7 +304,7 @@ monitor_rate_limit() {
 	monitored $secs $limit || return 1
 	got=$(count_events '.dev == "rxe1"')
 	told=$(jq -s '[.[] | select(.dev == "rxe1") | .dropped // 0] | add // 0' "$EVENTS")
-	ktap_info "monitor_rate $limit: rxe1 sent $got events, said $told were dropped;" \
+	ktap_print_msg "monitor_rate $limit: rxe1 sent $got events, said $told were dropped;" \
 		"devices counted $d_dropped dropped"
 	# Over the run plus the half second after it, with a burst of 2.
 	[ "$got" -ge 1 ] && [ "$got" -le $((limit * (secs + 1) + 2)) ] ||
@@ -323,7 +323,9 @@ namespaced() {
 		fail "a set from another namespace changed rxe1"
 }
 
-ktap_plan 9
+
+ktap_print_header
+ktap_set_plan 9
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 trap topo_teardown EXIT
 # On an emulated 200 Mb/s link: rates start from there, not from veth's 10G.
@@ -335,19 +337,19 @@ rocectl dcqcn set dev rxe1 line-rate 200 dce-tcp-rtt 400 &&
 # The switch's own address, for a hand-made CNP.
 topo_sw ip addr add 10.77.0.250/24 dev br0
 # Without congestion, so that the QP's own rate shows.
-ktap_run_starved "qp set max-rate caps the QP; 0 returns it to its device" \
+ktap_test_result_starved "qp set max-rate caps the QP; 0 returns it to its device" \
 	with_flow qp_max_rate
-ktap_run_starved "a device's max-rate set mid-flow caps its QPs; 0 frees them" \
+ktap_test_result_starved "a device's max-rate set mid-flow caps its QPs; 0 frees them" \
 	with_flow dev_max_rate
-ktap_run "a QP's first CNP after seconds at rest cuts it to (1 - 1023/2048)" \
+ktap_test_result "a QP's first CNP after seconds at rest cuts it to (1 - 1023/2048)" \
 	with_flow first_cnp_cuts
 # From here on a 50 Mb/s port that marks ECN.
 topo_bottleneck 2 50mbit red 30000 90000 0.1 400000 ||
 	{ echo "Bail out! bottleneck setup failed"; exit $KSFT_FAIL; }
-ktap_run "refused qp sets change nothing" qp_set_refused
-ktap_run "stats reset: a QP's, a device's, privileged only" stats_reset
-ktap_run "another namespace sees no devices and cannot set them" namespaced
-ktap_run "qp set dcqcn off ignores CNPs; device gives DCQCN back" with_flow qp_dcqcn_off
-ktap_run "monitor: every CNP sent, handled and cut is an event" monitor_every_cnp
-ktap_run "monitor: the rate limit holds and counts what it drops" monitor_rate_limit
-ktap_finish
+ktap_test_result "refused qp sets change nothing" qp_set_refused
+ktap_test_result "stats reset: a QP's, a device's, privileged only" stats_reset
+ktap_test_result "another namespace sees no devices and cannot set them" namespaced
+ktap_test_result "qp set dcqcn off ignores CNPs; device gives DCQCN back" with_flow qp_dcqcn_off
+ktap_test_result "monitor: every CNP sent, handled and cut is an event" monitor_every_cnp
+ktap_test_result "monitor: the rate limit holds and counts what it drops" monitor_rate_limit
+ktap_finished

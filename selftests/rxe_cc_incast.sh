@@ -96,7 +96,7 @@ flow_evidence() {
 	hw=$(rdma -j statistic show link "$(topo_rxe "$h")/1" | jq -c '.[0] |
 		{sent_pkts, rcvd_pkts, completer_retry_err, retry_exceeded_err, rcvd_seq_err}' \
 		2>/dev/null)
-	ktap_info "flow $h: client exit $status," \
+	ktap_print_msg "flow $h: client exit $status," \
 		"$(grep -q 'remote address' "$log" && echo connected || echo 'not connected')," \
 		"first data at $([ -n "${start[h]}" ] && secs "${start[h]}" || echo never) s;" \
 		"rxe_cc QP ${qp:-none}; rxe $hw"
@@ -181,7 +181,7 @@ incast_run() {
 		i = int(NR * 0.99); if (i < 1) i = 1; printf "%d %d\n", v[i], v[NR] }')
 	drops=$(($(red_stat 3 drops) - drops0))
 	seq=$(($(seq_errors) - seq0))
-	ktap_info "$([ "$with_cc" = 1 ] && echo with || echo without) rxe_cc:" \
+	ktap_print_msg "$([ "$with_cc" = 1 ] && echo with || echo without) rxe_cc:" \
 		"flows $m1 and $m2 Mb/s over $(secs $((tb - ta))) s from" \
 		"$(secs $((ta - t0))) s, Jain $jain, queue p99 $q_p99 max $q_max bytes," \
 		"$drops drops, $seq out-of-sequence at the receiver"
@@ -206,11 +206,13 @@ without_cc() {
 	[ "$seq" -gt 0 ] || fail "no sequence gaps without congestion control" || return 1
 }
 
-ktap_plan 2
+
+ktap_print_header
+ktap_set_plan 2
 tmp=$(mktemp -d)
 topo_setup 3 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 trap 'topo_teardown; rm -rf "$tmp"' EXIT
 topo_bottleneck 3 $BOTTLENECK red 30000 90000 0.1 400000
-ktap_run_starved "2:1 incast with DCQCN: fair (Jain >= 0.95) and lossless" fair_and_lossless
-ktap_run_starved "the same incast without rxe_cc: drops and retransmissions" without_cc
-ktap_finish
+ktap_test_result_starved "2:1 incast with DCQCN: fair (Jain >= 0.95) and lossless" fair_and_lossless
+ktap_test_result_starved "the same incast without rxe_cc: drops and retransmissions" without_cc
+ktap_finished

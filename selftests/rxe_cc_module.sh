@@ -38,7 +38,7 @@ logs_one_line() {
 	local lines
 	take_new_log
 	lines=$(echo "$new_log" | grep 'rxe_cc')
-	ktap_info "load: $lines"
+	ktap_print_msg "load: $lines"
 	[ "$(echo "$lines" | grep -c .)" -eq 1 ] ||
 		fail "expected one rxe_cc line, got: $lines" || return 1
 	echo "$lines" | grep -q "rxe_cc: version [0-9.]* loaded" ||
@@ -71,9 +71,11 @@ device_churn() {
 		fail "unexpected rxe_cc kernel log lines"
 }
 
-ktap_plan 4
-ktap_run "modprobe rxe_cc pulls in rdma_rxe and ib_core" modprobe_pulls_deps
-ktap_run "loading logs exactly one line" logs_one_line
-ktap_run "rmmod rxe_cc logs nothing" unload_silent
-ktap_run "load and unload while rxe devices come and go" device_churn
-ktap_finish
+
+ktap_print_header
+ktap_set_plan 4
+ktap_test_result "modprobe rxe_cc pulls in rdma_rxe and ib_core" modprobe_pulls_deps
+ktap_test_result "loading logs exactly one line" logs_one_line
+ktap_test_result "rmmod rxe_cc logs nothing" unload_silent
+ktap_test_result "load and unload while rxe devices come and go" device_churn
+ktap_finished

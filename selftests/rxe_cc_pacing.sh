@@ -23,7 +23,7 @@ rate_is_capped() {
 	local mbps
 	pace_both $CAP_MBPS || return 1
 	mbps=$(perftest_bw ib_write_bw 1 2 4) || return 1
-	ktap_info "ib_write_bw with max-rate $CAP_MBPS: $mbps Mb/s"
+	ktap_print_msg "ib_write_bw with max-rate $CAP_MBPS: $mbps Mb/s"
 	# IP bytes, the unit max-rate paces.
 	awk -v m="$mbps" -v c=$CAP_MBPS 'BEGIN { exit !(m <= c * 1.02 && m >= c * 0.5) }' ||
 		fail "$mbps Mb/s with a $CAP_MBPS Mb/s cap"
@@ -43,7 +43,7 @@ data_intact() {
 	rc=$?
 	[ $rc -eq 0 ] || kill "$srv" 2>/dev/null
 	wait "$srv" || rc=1
-	ktap_info "$(grep -h 'bytes in' /tmp/pp.client)"
+	ktap_print_msg "$(grep -h 'bytes in' /tmp/pp.client)"
 	[ $rc -eq 0 ] || { sed 's/^/#   /' /tmp/pp.client /tmp/pp.server; fail "pingpong failed"; }
 }
 
@@ -90,7 +90,7 @@ qp_destroy_prompt() {
 	start_paced_flow || { kill_and_wait; return 1; }
 	timed kill_and_wait
 	ms=$elapsed_ms
-	ktap_info "killing the paced ib_write_bw (QP destroy) took $ms ms"
+	ktap_print_msg "killing the paced ib_write_bw (QP destroy) took $ms ms"
 	[ "$ms" -lt 5000 ] || fail "QP destroy took $ms ms" || return 1
 	[ "$(dev_stat rxe1 paced-dropped)" -gt "$dropped0" ] ||
 		fail "destroy finished without the pacer letting go of its packets"
@@ -108,7 +108,7 @@ device_removal_prompt() {
 	kill_and_wait
 	wait "$del" || fail "rdma link del failed"
 	ms=$((($(date +%s%N) - t0) / 1000000))
-	ktap_info "rdma link del rxe1 under paced traffic: done $ms ms after its users went"
+	ktap_print_msg "rdma link del rxe1 under paced traffic: done $ms ms after its users went"
 	rdma link add rxe1 type rxe netdev roce1 || return 1
 	[ "$ms" -lt 5000 ] || fail "device removal took $ms ms after its users went"
 }
@@ -118,7 +118,7 @@ unload_prompt() {
 	start_paced_flow || { kill_and_wait; return 1; }
 	timed rmmod rxe_cc
 	ms=$elapsed_ms
-	ktap_info "rmmod rxe_cc under paced traffic took $ms ms"
+	ktap_print_msg "rmmod rxe_cc under paced traffic took $ms ms"
 	# The flow goes on without rxe_cc: its QP must still work.
 	sleep 2
 	kill -0 "$flow_cli" 2>/dev/null || fail "the flow died when rxe_cc went" || {
@@ -127,12 +127,14 @@ unload_prompt() {
 	[ "$ms" -lt 5000 ] || fail "rmmod took $ms ms"
 }
 
-ktap_plan 5
+
+ktap_print_header
+ktap_set_plan 5
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 trap topo_teardown EXIT
-ktap_run "a QP sends at no more than max-rate" rate_is_capped
-ktap_run "data arrives intact under pacing (ibv_rc_pingpong -c)" data_intact
-ktap_run "QP destroy in paced traffic frees held packets at once" qp_destroy_prompt
-ktap_run "rdma link del in paced traffic finishes promptly" device_removal_prompt
-ktap_run "rmmod rxe_cc in paced traffic finishes promptly, traffic goes on" unload_prompt
-ktap_finish
+ktap_test_result "a QP sends at no more than max-rate" rate_is_capped
+ktap_test_result "data arrives intact under pacing (ibv_rc_pingpong -c)" data_intact
+ktap_test_result "QP destroy in paced traffic frees held packets at once" qp_destroy_prompt
+ktap_test_result "rdma link del in paced traffic finishes promptly" device_removal_prompt
+ktap_test_result "rmmod rxe_cc in paced traffic finishes promptly, traffic goes on" unload_prompt
+ktap_finished

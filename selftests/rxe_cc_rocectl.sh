@@ -102,7 +102,7 @@ counters_match_traffic() {
 	rx_pkts=$(qp_json rxe2 | jq 'max_by(.qpn).stats["rx-packets"]')
 	unknown=$(dev_stat rxe2 unknown-qp)
 	port_rx=$(topo_port_bytes 1 rx)
-	ktap_info "$mbps Mb/s; sender QP $tx_pkts packets $tx_bytes bytes;" \
+	ktap_print_msg "$mbps Mb/s; sender QP $tx_pkts packets $tx_bytes bytes;" \
 		"receiver QP $rx_pkts packets (+$unknown before it knew the QP); switch $port_rx bytes"
 	awk -v m="$mbps" 'BEGIN { exit !(m > 0) }' ||
 		{ sed 's/^/#   /' "$PERFTEST_LOG"; fail "no bandwidth"; return 1; }
@@ -125,20 +125,22 @@ not_loaded() {
 	return $rc
 }
 
-ktap_plan 12
+
+ktap_print_header
+ktap_set_plan 12
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 trap topo_teardown EXIT
-ktap_run "dcqcn set reads back, by rocectl key and by mlx5 name" set_and_show
-ktap_run "presets, with keys overriding them" presets
-ktap_run "np settings read back" np_settings
-ktap_run "an unknown key is refused (exit 1)" bad_key
-ktap_run "a value that is not a number is refused (exit 1)" bad_number
-ktap_run "out-of-range values are refused by the kernel, naming the key and range" out_of_range
-ktap_run "an unprivileged set is refused (EPERM), reading is open" unprivileged
-ktap_run "a device that is not rxe is refused" not_rxe
-ktap_run "a QP that does not exist is refused" no_such_qp
-ktap_run "-j -s qp show matches the traffic" counters_match_traffic
-ktap_run "without the module: 'rxe_cc is not loaded'" not_loaded
+ktap_test_result "dcqcn set reads back, by rocectl key and by mlx5 name" set_and_show
+ktap_test_result "presets, with keys overriding them" presets
+ktap_test_result "np settings read back" np_settings
+ktap_test_result "an unknown key is refused (exit 1)" bad_key
+ktap_test_result "a value that is not a number is refused (exit 1)" bad_number
+ktap_test_result "out-of-range values are refused by the kernel, naming the key and range" out_of_range
+ktap_test_result "an unprivileged set is refused (EPERM), reading is open" unprivileged
+ktap_test_result "a device that is not rxe is refused" not_rxe
+ktap_test_result "a QP that does not exist is refused" no_such_qp
+ktap_test_result "-j -s qp show matches the traffic" counters_match_traffic
+ktap_test_result "without the module: 'rxe_cc is not loaded'" not_loaded
 help_without_module() {
 	rmmod rxe_cc || return 1
 	rocectl dcqcn help | grep -q 'rp_ai_rate'
@@ -146,5 +148,5 @@ help_without_module() {
 	modprobe rxe_cc
 	[ $rc -eq 0 ] || fail "no help"
 }
-ktap_run "help works without the module" help_without_module
-ktap_finish
+ktap_test_result "help works without the module" help_without_module
+ktap_finished

@@ -28,7 +28,7 @@ write_bw_crosses_switch() {
 	rx1=$(topo_port_bytes 1 rx)
 	tx1=$(topo_port_bytes 2 tx)
 	sent=$((sent1 - sent0))
-	ktap_info "ib_write_bw: $mbps Mb/s; host 1 sent $sent bytes; switch:" \
+	ktap_print_msg "ib_write_bw: $mbps Mb/s; host 1 sent $sent bytes; switch:" \
 		"$((rx1 - rx0)) bytes in from host 1, $((tx1 - tx0)) out to host 2"
 
 	awk -v m="$mbps" 'BEGIN { exit !(m > 0) }' || fail "no bandwidth" || return 1
@@ -42,12 +42,14 @@ module_loaded() {
 	grep -q '^rxe_cc ' /proc/modules
 }
 
-ktap_plan 3
+
+ktap_print_header
+ktap_set_plan 3
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 trap topo_teardown EXIT
 
 modprobe rxe_cc
-ktap_run "ib_write_bw through the switch, rxe_cc loaded" write_bw_crosses_switch
+ktap_test_result "ib_write_bw through the switch, rxe_cc loaded" write_bw_crosses_switch
 
 dmesg_lines=$(dmesg | wc -l)
 rmmod rxe_cc
@@ -57,6 +59,6 @@ unload_clean() {
 	new=$(dmesg | tail -n +$((dmesg_lines + 1)))
 	[ -z "$new" ] || fail "rmmod left kernel log lines: $new"
 }
-ktap_run "rmmod rxe_cc under an active topology leaves no trace" unload_clean
-ktap_run "ib_write_bw through the switch, rxe_cc unloaded" write_bw_crosses_switch
-ktap_finish
+ktap_test_result "rmmod rxe_cc under an active topology leaves no trace" unload_clean
+ktap_test_result "ib_write_bw through the switch, rxe_cc unloaded" write_bw_crosses_switch
+ktap_finished

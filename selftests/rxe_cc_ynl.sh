@@ -24,7 +24,9 @@ ynl_check() { # CHECK [ARG]
 	[ "$(echo "$out" | tail -n 1)" = PASS ]
 }
 
-ktap_plan 3
+
+ktap_print_header
+ktap_set_plan 3
 [ -f "$top/.cache/linux-tools/.complete" ] ||
 	{ echo "Bail out! no kernel tools (tools/fetch-linux-tools)"; exit $KSFT_FAIL; }
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
@@ -32,8 +34,8 @@ trap topo_teardown EXIT
 # A QP for the per-QP attributes: rxe_cc keeps its state for a minute.
 perftest_bw ib_write_bw 1 2 1 >/dev/null && qpn=$(qp_json rxe1 | jq 'max_by(.qpn).qpn') ||
 	{ echo "Bail out! no traffic"; exit $KSFT_FAIL; }
-ktap_run "YNL dumps and gets; commands refuse others' attributes" ynl_check dump
-ktap_run "the spec's ranges are the kernel's" ynl_check ranges
+ktap_test_result "YNL dumps and gets; commands refuse others' attributes" ynl_check dump
+ktap_test_result "the spec's ranges are the kernel's" ynl_check ranges
 # Emulation delivers few CNPs: with the firmware's 1 us alpha period alpha
 # decays to nothing between them and a cut cuts nothing (labs.rst).
 topo_bottleneck 2 50mbit red 30000 90000 0.1 400000 &&
@@ -44,7 +46,7 @@ topo_bottleneck 2 50mbit red 30000 90000 0.1 400000 &&
 # overflows (ENOBUFS): this test is about decoding them, not their number.
 echo 100 >/sys/module/rxe_cc/parameters/monitor_rate ||
 	{ echo "Bail out! monitor_rate not set"; exit $KSFT_FAIL; }
-ktap_run "YNL receives the monitor group's CNP events" ynl_check monitor \
+ktap_test_result "YNL receives the monitor group's CNP events" ynl_check monitor \
 	". $here/lib/ktap.sh; . $here/../tools/testing/lib/topo.sh; . $here/../tools/testing/lib/perftest.sh;
 	 PERFTEST_LOG=$PERFTEST_LOG perftest_bw ib_write_bw 1 2 2 >/dev/null"
-ktap_finish
+ktap_finished

@@ -12,7 +12,7 @@ refused() {
 	shift 2
 	rocectl "$@" >/dev/null 2>"$out"
 	rc=$?
-	ktap_info "rocectl $*: $(cat "$out")"
+	ktap_print_msg "rocectl $*: $(cat "$out")"
 	[ $rc -eq "$want" ] || fail "exit $rc, want $want" || return 1
 	[ "$(wc -l <"$out")" -eq 1 ] || fail "want one line of reason" || return 1
 	grep -q -- "$pattern" "$out" || fail "reason does not match '$pattern'"

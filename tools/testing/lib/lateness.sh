@@ -12,7 +12,7 @@
 #                              and lateness_ticks
 #   lateness_starved [P99_MS]  true if the last probe (or P99_MS, a p99 of
 #                              the same kind) says the VM was starved
-# (selftests/lib/ktap.sh's ktap_run_starved runs a test under the probe.)
+# (selftests/lib/ktap.sh's ktap_test_result_starved runs a test under the probe.)
 #
 # The limit, from runs on this project's 2-core machine: an idle VM's p99
 # is 2.4-3.9 ms; during rxe_cc_incast.sh it is 8.6-9.1 ms on an idle host,
