@@ -10,13 +10,14 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
+. "$here/lib/defer.sh"
 . "$here/../tools/testing/lib/topo.sh"
 . "$here/../tools/testing/lib/perftest.sh"
 . "$here/lib/rocectl.sh"
 
 SECS=3
-PCAP=/tmp/cnp.pcap
-PERFTEST_LOG=/tmp/cnp-bw.log
+PCAP=$ksft_tmp/cnp.pcap
+PERFTEST_LOG=$ksft_tmp/cnp-bw.log
 # The emulated link: pacing ceilings start from here, not from veth's 10G.
 LINE_MBPS=200
 
@@ -154,7 +155,7 @@ bad_input() {
 ktap_print_header
 ktap_set_plan 9
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
-trap topo_teardown EXIT
+defer topo_teardown
 topo_bottleneck 2 50mbit red 30000 90000 0.1 400000
 # At emulation's CNP rates alpha needs a period near the CNP spacing, or it
 # decays to nothing between CNPs and a cut cuts nothing (labs.rst).

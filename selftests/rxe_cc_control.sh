@@ -10,13 +10,14 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
+. "$here/lib/defer.sh"
 . "$here/../tools/testing/lib/topo.sh"
 . "$here/../tools/testing/lib/perftest.sh"
 . "$here/lib/rocectl.sh"
 . "$here/../tools/testing/lib/lateness.sh"
 
-PERFTEST_LOG=/tmp/control-bw.log
-EVENTS=/tmp/control-events.json
+PERFTEST_LOG=$ksft_tmp/control-bw.log
+EVENTS=$ksft_tmp/control-events.json
 MONITOR_RATE=/sys/module/rxe_cc/parameters/monitor_rate
 
 # start_flow: ib_write_bw from host 1 to 2 in the background, until
@@ -27,10 +28,10 @@ start_flow() {
 	local g1 g2
 	g1=$(topo_gid_index 1 4)
 	g2=$(topo_gid_index 2 4)
-	ib_write_bw -d rxe2 -x "$g2" -D 300 -F >/tmp/control-flow.server 2>&1 &
+	ib_write_bw -d rxe2 -x "$g2" -D 300 -F >$ksft_tmp/control-flow.server 2>&1 &
 	flow_srv=$!
 	perftest_wait_listen 18515 || return 1
-	ib_write_bw -d rxe1 -x "$g1" -D 300 -F $PERFTEST_OOB >/tmp/control-flow.client 2>&1 &
+	ib_write_bw -d rxe1 -x "$g1" -D 300 -F $PERFTEST_OOB >$ksft_tmp/control-flow.client 2>&1 &
 	flow_cli=$!
 	for _ in $(seq 50); do
 		flow_qpn=$(qp_json rxe1 |
@@ -139,7 +140,7 @@ first_cnp_cuts() {
 }
 
 first_cnp_cut_seen() {
-	local mon events=/tmp/control-first-cnp.json cut handled
+	local mon events=$ksft_tmp/control-first-cnp.json cut handled
 	sleep 2
 	[ "$(qp_get '.limited')" = false ] && [ "$(qp_get '.alpha')" = 0 ] &&
 		[ "$(qp_get '.rate')" = 200 ] ||
@@ -241,7 +242,7 @@ monitored() {
 	local mon sent0 handled0 cuts0 dropped0
 	echo "$2" >$MONITOR_RATE || return 1
 	# Not through the rocectl function: $! must be rocectl itself.
-	"$ROCECTL" -j monitor >"$EVENTS" 2>/tmp/control-monitor.err &
+	"$ROCECTL" -j monitor >"$EVENTS" 2>$ksft_tmp/control-monitor.err &
 	mon=$!
 	sleep 1
 	sent0=$(dev_stat rxe2 np-cnp-sent)
@@ -256,7 +257,7 @@ monitored() {
 	d_dropped=$(($(dev_stat rxe1 monitor-dropped) + $(dev_stat rxe2 monitor-dropped) - dropped0))
 	kill "$mon"
 	wait "$mon" 2>/dev/null
-	[ ! -s /tmp/control-monitor.err ] || { ktap_print_msg "$(cat /tmp/control-monitor.err)"; }
+	[ ! -s $ksft_tmp/control-monitor.err ] || { ktap_print_msg "$(cat $ksft_tmp/control-monitor.err)"; }
 	echo 1000 >$MONITOR_RATE
 }
 
@@ -327,7 +328,7 @@ namespaced() {
 ktap_print_header
 ktap_set_plan 9
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
-trap topo_teardown EXIT
+defer topo_teardown
 # On an emulated 200 Mb/s link: rates start from there, not from veth's 10G.
 # At emulation's CNP rates alpha needs a period near the CNP spacing, or it
 # decays to nothing between CNPs and a cut cuts nothing (labs.rst).

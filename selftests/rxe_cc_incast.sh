@@ -24,6 +24,7 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
+. "$here/lib/defer.sh"
 . "$here/../tools/testing/lib/topo.sh"
 . "$here/../tools/testing/lib/perftest.sh"
 . "$here/lib/rocectl.sh"
@@ -88,7 +89,7 @@ secs() { awk -v us="$1" 'BEGIN { printf "%.2f", us / 1e6 }'; }
 # for a flow that did not start or did not finish cleanly, with the ends of
 # its perftest logs.
 flow_evidence() {
-	local h=$1 status=$2 log=$tmp/client$1.log qp hw
+	local h=$1 status=$2 log=$ksft_tmp/client$1.log qp hw
 	qp=$(qp_json "$(topo_rxe "$h")" 2>/dev/null | jq -c 'max_by(.qpn) // {} |
 		{qpn, rate, queue, "idle-ms", tx: .stats["tx-packets"],
 		 paced: .stats["paced-packets"], cnps: .stats["rp-cnp-handled"],
@@ -108,7 +109,7 @@ flow_evidence() {
 		return 0
 	fi
 	sed 's/^/#   client: /' "$log" | tail -n 5
-	sed 's/^/#   server: /' "$tmp/server$h.log" | tail -n 5
+	sed 's/^/#   server: /' "$ksft_tmp/server$h.log" | tail -n 5
 	return 1
 }
 
@@ -127,7 +128,7 @@ incast_run() {
 
 	for i in 1 2; do
 		ib_write_bw -d rxe3 -x "$g3" -p $((20000 + i)) -D $SECS -F -u $QP_TIMEOUT \
-			>"$tmp/server$i.log" 2>&1 &
+			>"$ksft_tmp/server$i.log" 2>&1 &
 		srv[i]=$!
 	done
 	perftest_wait_listen 20001 && perftest_wait_listen 20002 ||
@@ -135,7 +136,7 @@ incast_run() {
 	t0=$(now_us)
 	for i in 1 2; do
 		ib_write_bw -d "$(topo_rxe "$i")" -x "$(topo_gid_index "$i" 4)" -p $((20000 + i)) \
-			-D $SECS -F -u $QP_TIMEOUT $PERFTEST_OOB >"$tmp/client$i.log" 2>&1 &
+			-D $SECS -F -u $QP_TIMEOUT $PERFTEST_OOB >"$ksft_tmp/client$i.log" 2>&1 &
 		cli[i]=$!
 	done
 
@@ -151,7 +152,7 @@ incast_run() {
 		else
 			i=$((SETTLE * 1000000 - ($(now_us) - t0 - last)))
 			[ $i -le 0 ] || sleep "$(secs $i)"
-			(while :; do red_stat 3 backlog; sleep 0.1; done) >"$tmp/queue" &
+			(while :; do red_stat 3 backlog; sleep 0.1; done) >"$ksft_tmp/queue" &
 			sampler=$!
 			ta=$(now_us)
 			b1a=$(topo_tx 1 bytes)
@@ -177,7 +178,7 @@ incast_run() {
 		-v us=$((tb - ta)) 'BEGIN {
 		j = (a + b) ^ 2 / (2 * (a * a + b * b));
 		printf "%.4f %.1f %.1f\n", j, a * 8 / us, b * 8 / us }')
-	read -r q_p99 q_max < <(sort -n "$tmp/queue" | awk '{ v[NR] = $1 } END {
+	read -r q_p99 q_max < <(sort -n "$ksft_tmp/queue" | awk '{ v[NR] = $1 } END {
 		i = int(NR * 0.99); if (i < 1) i = 1; printf "%d %d\n", v[i], v[NR] }')
 	drops=$(($(red_stat 3 drops) - drops0))
 	seq=$(($(seq_errors) - seq0))
@@ -209,9 +210,8 @@ without_cc() {
 
 ktap_print_header
 ktap_set_plan 2
-tmp=$(mktemp -d)
 topo_setup 3 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
-trap 'topo_teardown; rm -rf "$tmp"' EXIT
+defer topo_teardown
 topo_bottleneck 3 $BOTTLENECK red 30000 90000 0.1 400000
 ktap_test_result_starved "2:1 incast with DCQCN: fair (Jain >= 0.95) and lossless" fair_and_lossless
 ktap_test_result_starved "the same incast without rxe_cc: drops and retransmissions" without_cc

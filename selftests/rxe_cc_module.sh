@@ -7,6 +7,7 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
+. "$here/lib/defer.sh"
 . "$here/../tools/testing/lib/topo.sh"
 
 loaded() {

@@ -8,11 +8,12 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
+. "$here/lib/defer.sh"
 . "$here/../tools/testing/lib/topo.sh"
 . "$here/../tools/testing/lib/perftest.sh"
 . "$here/lib/rocectl.sh"
 
-PERFTEST_LOG=/tmp/pacing.log
+PERFTEST_LOG=$ksft_tmp/pacing.log
 CAP_MBPS=20
 
 pace_both() { # MBPS
@@ -35,16 +36,16 @@ data_intact() {
 	pace_both 5 || return 1
 	gid1=$(topo_gid_index 1 4)
 	gid2=$(topo_gid_index 2 4)
-	ibv_rc_pingpong -d rxe2 -g "$gid2" -s 8192 -n 200 -c >/tmp/pp.server 2>&1 &
+	ibv_rc_pingpong -d rxe2 -g "$gid2" -s 8192 -n 200 -c >$ksft_tmp/pp.server 2>&1 &
 	srv=$!
 	# ibv_rc_pingpong's default port; a fixed sleep lost the race on a busy host.
 	perftest_wait_listen 18515 || { kill "$srv"; fail "pingpong server did not listen"; return 1; }
-	ibv_rc_pingpong -d rxe1 -g "$gid1" -s 8192 -n 200 -c $PERFTEST_OOB >/tmp/pp.client 2>&1
+	ibv_rc_pingpong -d rxe1 -g "$gid1" -s 8192 -n 200 -c $PERFTEST_OOB >$ksft_tmp/pp.client 2>&1
 	rc=$?
 	[ $rc -eq 0 ] || kill "$srv" 2>/dev/null
 	wait "$srv" || rc=1
-	ktap_print_msg "$(grep -h 'bytes in' /tmp/pp.client)"
-	[ $rc -eq 0 ] || { sed 's/^/#   /' /tmp/pp.client /tmp/pp.server; fail "pingpong failed"; }
+	ktap_print_msg "$(grep -h 'bytes in' $ksft_tmp/pp.client)"
+	[ $rc -eq 0 ] || { sed 's/^/#   /' $ksft_tmp/pp.client $ksft_tmp/pp.server; fail "pingpong failed"; }
 }
 
 # start_paced_flow: ib_write_bw at 1 Mb/s for long; its QP fills the pacer.
@@ -131,7 +132,7 @@ unload_prompt() {
 ktap_print_header
 ktap_set_plan 5
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
-trap topo_teardown EXIT
+defer topo_teardown
 ktap_test_result "a QP sends at no more than max-rate" rate_is_capped
 ktap_test_result "data arrives intact under pacing (ibv_rc_pingpong -c)" data_intact
 ktap_test_result "QP destroy in paced traffic frees held packets at once" qp_destroy_prompt

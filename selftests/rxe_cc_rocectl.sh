@@ -8,11 +8,12 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
+. "$here/lib/defer.sh"
 . "$here/../tools/testing/lib/topo.sh"
 . "$here/../tools/testing/lib/perftest.sh"
 . "$here/lib/rocectl.sh"
 
-PERFTEST_LOG=/tmp/rocectl-bw.log
+PERFTEST_LOG=$ksft_tmp/rocectl-bw.log
 
 dcqcn() { # DEV KEY
 	rocectl -j dcqcn show dev "$1" | jq ".[0][\"$2\"]"
@@ -129,7 +130,7 @@ not_loaded() {
 ktap_print_header
 ktap_set_plan 12
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
-trap topo_teardown EXIT
+defer topo_teardown
 ktap_test_result "dcqcn set reads back, by rocectl key and by mlx5 name" set_and_show
 ktap_test_result "presets, with keys overriding them" presets
 ktap_test_result "np settings read back" np_settings

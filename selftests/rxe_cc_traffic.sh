@@ -8,11 +8,12 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
+. "$here/lib/defer.sh"
 . "$here/../tools/testing/lib/topo.sh"
 . "$here/../tools/testing/lib/perftest.sh"
 
 SECONDS_PER_RUN=3
-PERFTEST_LOG=/tmp/traffic.log
+PERFTEST_LOG=$ksft_tmp/traffic.log
 
 # write_bw_crosses_switch: run ib_write_bw host 1 -> host 2 and check that
 # what host 1's netdev sent crossed the switch: its port from host 1
@@ -46,7 +47,7 @@ module_loaded() {
 ktap_print_header
 ktap_set_plan 3
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
-trap topo_teardown EXIT
+defer topo_teardown
 
 modprobe rxe_cc
 ktap_test_result "ib_write_bw through the switch, rxe_cc loaded" write_bw_crosses_switch

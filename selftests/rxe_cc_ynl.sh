@@ -9,11 +9,12 @@
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib/ktap.sh"
+. "$here/lib/defer.sh"
 . "$here/../tools/testing/lib/topo.sh"
 . "$here/../tools/testing/lib/perftest.sh"
 . "$here/lib/rocectl.sh"
 
-PERFTEST_LOG=/tmp/ynl-bw.log
+PERFTEST_LOG=$ksft_tmp/ynl-bw.log
 SRC=$top/.cache/linux-tools/src
 SPEC=$top/Documentation/netlink/specs/rxe_cc.yaml
 
@@ -30,7 +31,7 @@ ktap_set_plan 3
 [ -f "$top/.cache/linux-tools/.complete" ] ||
 	{ echo "Bail out! no kernel tools (tools/fetch-linux-tools)"; exit $KSFT_FAIL; }
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
-trap topo_teardown EXIT
+defer topo_teardown
 # A QP for the per-QP attributes: rxe_cc keeps its state for a minute.
 perftest_bw ib_write_bw 1 2 1 >/dev/null && qpn=$(qp_json rxe1 | jq 'max_by(.qpn).qpn') ||
 	{ echo "Bail out! no traffic"; exit $KSFT_FAIL; }

@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # rocectl in selftests: the shared helpers (tools/testing/lib/rocectl.sh)
-# and the assertion that rocectl refuses input as it should. Needs ktap.sh.
+# and the assertion that rocectl refuses input as it should. Needs ktap.sh and
+# defer.sh.
 
 . "$(dirname "${BASH_SOURCE[0]}")/../../tools/testing/lib/rocectl.sh"
 
 # refused WANT_EXIT PATTERN ROCECTL-ARGS...: rocectl must exit WANT_EXIT
 # with one line on stderr matching PATTERN.
 refused() {
-	local want=$1 pattern=$2 rc out=/tmp/rocectl-refused.out
+	local want=$1 pattern=$2 rc out=$ksft_tmp/rocectl-refused.out
 	shift 2
 	rocectl "$@" >/dev/null 2>"$out"
 	rc=$?

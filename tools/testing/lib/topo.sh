@@ -16,9 +16,12 @@
 #                             congestion point on the switch port towards H
 #   topo_teardown             remove all of it
 #
-# Tunables (set before topo_setup): TOPO_NET4, TOPO_NET6, TOPO_MTU.
+# Tunables (set before sourcing): TOPO_NS, the switch's namespace (by
+# default a new name, rxsw-XXXXXX, as kselftest's setup_ns makes them;
+# the lab names it rxsw for its users); TOPO_NET4, TOPO_NET6, TOPO_MTU
+# (before topo_setup).
 
-TOPO_NS=${TOPO_NS:-rxsw}
+TOPO_NS=${TOPO_NS:-$(mktemp -u rxsw-XXXXXX)}
 TOPO_NET4=${TOPO_NET4:-10.77.0}
 TOPO_NET6=${TOPO_NET6:-fd77::}
 TOPO_MTU=${TOPO_MTU:-1500}
