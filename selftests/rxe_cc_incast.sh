@@ -9,8 +9,9 @@
 #
 # The receiver's out-of-sequence count must stay 0 with rxe_cc: the switch
 # loses nothing (ECN marks instead of drops) and its ports keep order
-# (lib/topo.sh pins each port's receive CPU; without that, 50 to 160 of a
-# run's requests overtook one another between two CPUs' veth backlogs).
+# (tools/testing/lib/topo.sh pins each port's receive CPU; without that,
+# 50 to 160 of a run's requests overtook one another between two CPUs'
+# veth backlogs).
 #
 # DCQCN runs with the firmware's timers scaled by 100 (alpha period 100 us,
 # increase timer 30 ms, reduce-monitor period 400 us, CNP spacing 400 us):
