@@ -114,7 +114,25 @@ capped_then_free() {
 	[ "$capped_paced" -gt 0 ] || fail "the pacer held nothing under a 10 Mb/s cap" || return 1
 	[ "$window_paced" -eq 0 ] || fail "the pacer still held $window_paced packets" || return 1
 	awk -v m="$window_mbps" 'BEGIN { exit !(m > 10 * 1.15) }' ||
-		fail "$window_mbps Mb/s once the cap was lifted"
+		{ flow_evidence; fail "$window_mbps Mb/s once the cap was lifted"; }
+}
+
+# flow_evidence: why the flow moved nothing: its QP as rxe_cc sees it, both
+# ends' rxe counters and the ends of ib_write_bw's output.
+flow_evidence() {
+	local h
+
+	ktap_print_msg "QP $flow_qpn: $(qp_get '' | jq -c 'del(.stats) + {stats: (.stats |
+		with_entries(select(.value != 0)))}')"
+	for h in 1 2; do
+		ktap_print_msg "rxe$h: $(rdma -j statistic show link "rxe$h/1" | jq -c '.[0] |
+			{sent_pkts, rcvd_pkts, duplicate_request, out_of_seq_request,
+			 completer_retry_err, retry_exceeded_err, rcvd_seq_err}')"
+	done
+	tail -n 3 "$ksft_tmp/control-flow.client" "$ksft_tmp/control-flow.server" |
+		sed 's/^/#   /'
+	ktap_print_msg "ib_write_bw client $(kill -0 "$flow_cli" 2>/dev/null && echo alive ||
+		echo gone)"
 }
 
 # An uncongested QP passes the pacer without looking at its parameters
