@@ -28,10 +28,12 @@ start_flow() {
 	local g1 g2
 	g1=$(topo_gid_index 1 4)
 	g2=$(topo_gid_index 2 4)
-	ib_write_bw -d rxe2 -x "$g2" -D 300 -F >$ksft_tmp/control-flow.server 2>&1 &
+	ib_write_bw -d rxe2 -x "$g2" -D 300 -F -u "$PERFTEST_QP_TIMEOUT" \
+		>$ksft_tmp/control-flow.server 2>&1 &
 	flow_srv=$!
 	perftest_wait_listen 18515 || return 1
-	ib_write_bw -d rxe1 -x "$g1" -D 300 -F $PERFTEST_OOB >$ksft_tmp/control-flow.client 2>&1 &
+	ib_write_bw -d rxe1 -x "$g1" -D 300 -F -u "$PERFTEST_QP_TIMEOUT" $PERFTEST_OOB \
+		>$ksft_tmp/control-flow.client 2>&1 &
 	flow_cli=$!
 	for _ in $(seq 50); do
 		flow_qpn=$(qp_json rxe1 |

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Running perftest between two hosts of the topology (lib/topo.sh).
+# Running perftest between two hosts of the topology (topo.sh).
 
 PERFTEST_PORT=${PERFTEST_PORT:-18515}
 # RoCE over the hosts' IPv4 (4) or IPv6 (6) GIDs.
@@ -13,6 +13,13 @@ PERFTEST_FAMILY=${PERFTEST_FAMILY:-4}
 # hosts all live in init_net, so lo reaches every server; the RDMA traffic
 # still goes where the GIDs say.
 PERFTEST_OOB=127.0.0.1
+# The QP timeout (perftest -u: 4.096 us * 2^N). rxe's retransmission timer
+# runs while the pacer holds a packet, so it must outlast a full window
+# (64 packets of ~1.1 KB) at the lowest rate a flow is paced to: 56 ms at
+# 10 Mb/s, against perftest's default 2^14, 67 ms, which a slow VM
+# overran: the QP retried, ran out of retries and its flow died
+# (retry_exceeded_err) in mid-test. 2^18 is about 1 s.
+PERFTEST_QP_TIMEOUT=${PERFTEST_QP_TIMEOUT:-18}
 
 # perftest_wait_listen PORT: wait until a server listens on a TCP port.
 perftest_wait_listen() {
@@ -64,7 +71,7 @@ perftest_bw() {
 	: "${PERFTEST_LOG:=/tmp/perftest.log}"
 
 	"$tool" -d "$(topo_rxe "$dst")" -x "$dgid" -p "$port" -D "$secs" -F \
-		--report_gbits "$@" >"$PERFTEST_LOG.server" 2>&1 &
+		-u "$PERFTEST_QP_TIMEOUT" --report_gbits "$@" >"$PERFTEST_LOG.server" 2>&1 &
 	srv=$!
 	if ! perftest_wait_listen "$port"; then
 		kill "$srv" 2>/dev/null
@@ -73,7 +80,7 @@ perftest_bw() {
 		return 1
 	fi
 	"$tool" -d "$(topo_rxe "$src")" -x "$sgid" -p "$port" -D "$secs" -F \
-		--report_gbits "$@" $PERFTEST_OOB >"$PERFTEST_LOG" 2>&1 &
+		-u "$PERFTEST_QP_TIMEOUT" --report_gbits "$@" $PERFTEST_OOB >"$PERFTEST_LOG" 2>&1 &
 	cli=$!
 	read -r bytes us < <(perftest_watch "$src" "$cli")
 	wait "$cli"
