@@ -98,7 +98,7 @@ host() {
 		awk '/^(not )?ok [0-9]+ / { sub(/ok [0-9]+/, "ok " ++n + 1) } { print }'
 	rc=${PIPESTATUS[0]}
 	[ "$rc" -eq 0 ] || { echo "# the VM part exited with $rc"; exit $KSFT_FAIL; }
-	[ "$ktap_failed" -eq 0 ] || exit $KSFT_FAIL
+	[ "$KTAP_CNT_FAIL" -eq 0 ] || exit $KSFT_FAIL
 }
 
 if [ "${1:-}" = --guest ]; then

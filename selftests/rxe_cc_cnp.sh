@@ -44,9 +44,15 @@ marked_run() {
 	# On the receiver's own port: its capture times are the send times.
 	tcpdump -i roce2 -Q out -s 128 -U -w "$PCAP" \
 		'udp dst port 4791 and ((ip and udp[8] == 0x81) or (ip6 and ip6[48] == 0x81))' \
-		2>/dev/null &
+		2>"$PCAP.err" &
 	cap=$!
-	sleep 1
+	# Not a fixed sleep: a slow VM took longer than one to open the socket.
+	for _ in $(seq 100); do
+		grep -q '^tcpdump: listening on' "$PCAP.err" && break
+		sleep 0.1
+	done
+	grep -q '^tcpdump: listening on' "$PCAP.err" ||
+		{ kill "$cap"; fail "tcpdump did not start: $(cat "$PCAP.err")"; return 1; }
 	snapshot before
 	t0=$(date +%s%N)
 	perftest_bw ib_write_bw 1 2 $SECS >/dev/null || { kill "$cap"; return 1; }
