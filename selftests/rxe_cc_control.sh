@@ -127,9 +127,7 @@ flow_evidence() {
 	ktap_print_msg "QP $flow_qpn: $(qp_get '' | jq -c 'del(.stats) + {stats: (.stats |
 		with_entries(select(.value != 0)))}')"
 	for h in 1 2; do
-		ktap_print_msg "rxe$h: $(rdma -j statistic show link "rxe$h/1" | jq -c '.[0] |
-			{sent_pkts, rcvd_pkts, duplicate_request, out_of_seq_request,
-			 completer_retry_err, retry_exceeded_err, rcvd_seq_err}')"
+		ktap_print_msg "rxe$h: $(topo_rxe_counters "$h")"
 	done
 	tail -n 3 "$ksft_tmp/control-flow.client" "$ksft_tmp/control-flow.server" |
 		sed 's/^/#   /'

@@ -95,9 +95,7 @@ flow_evidence() {
 		{qpn, rate, queue, "idle-ms", tx: .stats["tx-packets"],
 		 paced: .stats["paced-packets"], cnps: .stats["rp-cnp-handled"],
 		 cuts: .stats["rp-rate-cuts"]}' 2>/dev/null)
-	hw=$(rdma -j statistic show link "$(topo_rxe "$h")/1" | jq -c '.[0] |
-		{sent_pkts, rcvd_pkts, completer_retry_err, retry_exceeded_err, rcvd_seq_err}' \
-		2>/dev/null)
+	hw=$(topo_rxe_counters "$h" 2>/dev/null)
 	ktap_print_msg "flow $h: client exit $status," \
 		"$(grep -q 'remote address' "$log" && echo connected || echo 'not connected')," \
 		"first data at $([ -n "${start[h]}" ] && secs "${start[h]}" || echo never) s;" \

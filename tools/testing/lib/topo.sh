@@ -35,6 +35,13 @@ topo_ip6() { echo "$TOPO_NET6$1"; }
 topo_dev() { echo "roce$1"; }
 topo_port() { echo "swp$1"; }
 topo_rxe() { echo "rxe$1"; }
+# topo_rxe_counters H: rxe's own packet, retry and sequence counters of host
+# H, one JSON line: what tells a dead or stalled flow's story.
+topo_rxe_counters() {
+	rdma -j statistic show link "$(topo_rxe "$1")/1" | jq -c '.[0] |
+		{sent_pkts, rcvd_pkts, duplicate_request, out_of_seq_request,
+		 completer_retry_err, retry_exceeded_err, rcvd_seq_err}'
+}
 topo_sw() { ip netns exec "$TOPO_NS" "$@"; }
 
 topo_setup() {
