@@ -16,7 +16,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib/ktap.sh"
-. "$here/../tools/testing/lib/lateness.sh"
+. "$here/lib/testing/lateness.sh"
 
 out=$top/.cache/check/lab-tcp-mix
 table=$out/table.json

@@ -11,8 +11,8 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
 . "$here/lib/defer.sh"
-. "$here/../tools/testing/lib/topo.sh"
-. "$here/../tools/testing/lib/perftest.sh"
+. "$here/lib/testing/topo.sh"
+. "$here/lib/testing/perftest.sh"
 . "$here/lib/rocectl.sh"
 
 SECS=3

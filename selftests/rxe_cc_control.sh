@@ -11,10 +11,10 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
 . "$here/lib/defer.sh"
-. "$here/../tools/testing/lib/topo.sh"
-. "$here/../tools/testing/lib/perftest.sh"
+. "$here/lib/testing/topo.sh"
+. "$here/lib/testing/perftest.sh"
 . "$here/lib/rocectl.sh"
-. "$here/../tools/testing/lib/lateness.sh"
+. "$here/lib/testing/lateness.sh"
 
 PERFTEST_LOG=$ksft_tmp/control-bw.log
 EVENTS=$ksft_tmp/control-events.json

@@ -26,10 +26,10 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
 . "$here/lib/defer.sh"
-. "$here/../tools/testing/lib/topo.sh"
-. "$here/../tools/testing/lib/perftest.sh"
+. "$here/lib/testing/topo.sh"
+. "$here/lib/testing/perftest.sh"
 . "$here/lib/rocectl.sh"
-. "$here/../tools/testing/lib/lateness.sh"
+. "$here/lib/testing/lateness.sh"
 
 SECS=16			# each flow's length
 # rxe's retransmission timer runs while the pacer holds a packet: the QP

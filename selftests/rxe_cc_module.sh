@@ -8,7 +8,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
 . "$here/lib/defer.sh"
-. "$here/../tools/testing/lib/topo.sh"
+. "$here/lib/testing/topo.sh"
 
 loaded() {
 	grep -q "^$1 " /proc/modules

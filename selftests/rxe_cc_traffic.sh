@@ -9,8 +9,8 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
 . "$here/lib/defer.sh"
-. "$here/../tools/testing/lib/topo.sh"
-. "$here/../tools/testing/lib/perftest.sh"
+. "$here/lib/testing/topo.sh"
+. "$here/lib/testing/perftest.sh"
 
 SECONDS_PER_RUN=3
 PERFTEST_LOG=$ksft_tmp/traffic.log

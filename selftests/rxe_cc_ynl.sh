@@ -7,16 +7,19 @@
 # monitor group's events. selftests/check fetches the tools first.
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
 . "$here/lib/ktap.sh"
 . "$here/lib/defer.sh"
-. "$here/../tools/testing/lib/topo.sh"
-. "$here/../tools/testing/lib/perftest.sh"
+. "$here/lib/testing/topo.sh"
+. "$here/lib/testing/perftest.sh"
 . "$here/lib/rocectl.sh"
 
 PERFTEST_LOG=$ksft_tmp/ynl-bw.log
-SRC=$top/.cache/linux-tools/src
-SPEC=$top/Documentation/netlink/specs/rxe_cc.yaml
+# In the project's tree, its fetched kernel tools and its spec; installed
+# (make install), the spec installed beside this test and a kernel source
+# tree named by KSRC.
+SRC=${KSRC:-$here/../.cache/linux-tools/src}
+SPEC=$here/../Documentation/netlink/specs/rxe_cc.yaml
+[ -f "$SPEC" ] || SPEC=$here/rxe_cc.yaml
 
 ynl_check() { # CHECK [ARG]
 	local out
@@ -28,8 +31,8 @@ ynl_check() { # CHECK [ARG]
 
 ktap_print_header
 ktap_set_plan 3
-[ -f "$top/.cache/linux-tools/.complete" ] ||
-	{ echo "Bail out! no kernel tools (tools/fetch-linux-tools)"; exit $KSFT_FAIL; }
+[ -f "$SRC/tools/net/ynl/lib/ynl.py" ] ||
+	{ echo "Bail out! no kernel tools in $SRC (tools/fetch-linux-tools, or KSRC)"; exit $KSFT_FAIL; }
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 defer topo_teardown
 # A QP for the per-QP attributes: rxe_cc keeps its state for a minute.
@@ -48,6 +51,6 @@ topo_bottleneck 2 50mbit red 30000 90000 0.1 400000 &&
 echo 100 >/sys/module/rxe_cc/parameters/monitor_rate ||
 	{ echo "Bail out! monitor_rate not set"; exit $KSFT_FAIL; }
 ktap_test_result "YNL receives the monitor group's CNP events" ynl_check monitor \
-	". $here/lib/ktap.sh; . $here/../tools/testing/lib/topo.sh; . $here/../tools/testing/lib/perftest.sh;
+	". $here/lib/ktap.sh; . $here/lib/testing/topo.sh; . $here/lib/testing/perftest.sh;
 	 PERFTEST_LOG=$PERFTEST_LOG perftest_bw ib_write_bw 1 2 2 >/dev/null"
 ktap_finished

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# rocectl in selftests: the shared helpers (tools/testing/lib/rocectl.sh)
-# and the assertion that rocectl refuses input as it should. Needs ktap.sh and
-# defer.sh.
+# rocectl in selftests: the shared helpers (testing/ is a link to
+# tools/testing/lib, installed as a copy) and the assertion that rocectl
+# refuses input as it should. Needs ktap.sh and defer.sh.
 
-. "$(dirname "${BASH_SOURCE[0]}")/../../tools/testing/lib/rocectl.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/testing/rocectl.sh"
 
 # refused WANT_EXIT PATTERN ROCECTL-ARGS...: rocectl must exit WANT_EXIT
 # with one line on stderr matching PATTERN.

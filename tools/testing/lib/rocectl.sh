@@ -3,7 +3,12 @@
 # rocectl in the VM, for the selftests and the lab: rxe_cc's counters
 # through its JSON.
 
-ROCECTL=${ROCECTL:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/tools/rocectl/rocectl}
+# The one built in this tree, else the installed one: an installed selftest
+# collection has no tree around it.
+if [ -z "${ROCECTL:-}" ]; then
+	ROCECTL=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../rocectl/rocectl
+	[ -x "$ROCECTL" ] || ROCECTL=rocectl
+fi
 
 # ROCECTL_AS: a command to run rocectl through (runuser -u nobody --).
 rocectl() { ${ROCECTL_AS:-} "$ROCECTL" "$@"; }
