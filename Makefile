@@ -42,6 +42,13 @@ check:
 	tools/install-deps
 	selftests/check
 
+# The hardening suite on the debug kernel; its first build on a machine
+# takes about 45 minutes, so it is not part of check (Documentation/rxe_cc.rst).
+check-debug:
+	tools/install-deps
+	CHECK_KERNELS=debug selftests/check $$(echo 'p: ; @echo $$(TEST_PROGS_DEBUG)' | \
+		$(MAKE) -s --no-print-directory -C selftests -f Makefile -f - p)
+
 bench:
 	tools/install-deps
 	selftests/bench/run
@@ -69,4 +76,4 @@ clean: modules-clean
 	$(MAKE) -C selftests clean
 	rm -rf .cache
 
-.PHONY: all modules tools install check bench demo shell regen modules-clean clean
+.PHONY: all modules tools install check check-debug bench demo shell regen modules-clean clean

@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Teardown under load: while QPs are paced hard (their packets held in
+# rxe_cc's queues and its hrtimer armed), netlink dumps run in a loop and a
+# monitor listens, rxe_cc is unloaded, the QPs' processes are killed, and
+# the rxe device is deleted under them. Each must finish promptly, leave no
+# packet held and no state behind, and the next round must start from a
+# clean slate. On the debug kernel the runner adds KASAN, lockdep, debug
+# objects (the pacer's timer freed while armed) and kmemleak.
+#
+# TEARDOWN_ROUNDS (default 2) is the rounds of each kind.
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib/ktap.sh"
+. "$here/lib/defer.sh"
+. "$here/lib/testing/topo.sh"
+. "$here/lib/testing/perftest.sh"
+. "$here/lib/rocectl.sh"
+
+ROUNDS=${TEARDOWN_ROUNDS:-2}
+# Paced far below what the flow offers: the queues stay full.
+CAP_MBPS=5
+
+# load: ib_write_bw host 1 -> 2 with 4 QPs, each capped at CAP_MBPS, a
+# netlink dump loop and a monitor; sets load_pids and waits until the
+# pacer holds packets.
+load() {
+	local g1 g2 q
+	load_pids=()
+	g1=$(topo_gid_index 1 4)
+	g2=$(topo_gid_index 2 4)
+	ib_write_bw -d rxe2 -x "$g2" -q 4 -D 600 -F -u "$PERFTEST_QP_TIMEOUT" \
+		>"$ksft_tmp/load.server" 2>&1 &
+	load_pids+=($!)
+	perftest_wait_listen 18515 || { fail "the server did not start"; return 1; }
+	ib_write_bw -d rxe1 -x "$g1" -q 4 -D 600 -F -u "$PERFTEST_QP_TIMEOUT" $PERFTEST_OOB \
+		>"$ksft_tmp/load.client" 2>&1 &
+	load_pids+=($!)
+	(while :; do rocectl -j -s qp show >/dev/null 2>&1; rocectl -j -s dev show >/dev/null 2>&1; done) &
+	load_pids+=($!)
+	rocectl monitor >/dev/null 2>&1 &
+	load_pids+=($!)
+	for _ in $(seq 100); do
+		for q in $(qp_json rxe1 | jq -r '.[] | select(.stats["tx-packets"] > 0 and
+				(.["max-rate"] // 0) == 0) | .qpn'); do
+			rocectl qp set dev rxe1 qpn "$q" max-rate $CAP_MBPS >/dev/null 2>&1
+		done
+		[ "$(qp_json rxe1 | jq '[.[] | select(.queue > 0)] | length')" -ge 1 ] && return 0
+		sleep 0.2
+	done
+	fail "the pacer never held a packet"
+}
+
+# stop_load [SIGNAL]: end what load started.
+stop_load() {
+	kill -"${1:-TERM}" "${load_pids[@]}" 2>/dev/null
+	wait "${load_pids[@]}" 2>/dev/null
+	return 0
+}
+
+# within SECS CMD...: CMD must finish within SECS seconds.
+within() {
+	local secs=$1
+	shift
+	timeout "$secs" "$@" || fail "'$*' failed or took over $secs s (exit $?)"
+}
+
+unload_under_load() {
+	local r b0 b1
+	for r in $(seq "$ROUNDS"); do
+		modprobe rxe_cc || { fail "modprobe failed in round $r"; return 1; }
+		load || { stop_load; return 1; }
+		# A dump in progress holds a reference to the module: rmmod
+		# refuses (EBUSY) until it ends, as for any genetlink family.
+		within 30 bash -c 'until rmmod rxe_cc 2>/dev/null; do sleep 0.05; done' ||
+			{ stop_load; return 1; }
+		# rxe goes on without rxe_cc: the held packets were sent or freed,
+		# and the flow still moves.
+		b0=$(topo_tx 1 bytes)
+		sleep 1
+		b1=$(topo_tx 1 bytes)
+		stop_load
+		[ "$b1" -gt "$b0" ] || fail "round $r: the flow stopped once rxe_cc was gone" || return 1
+	done
+	ktap_print_msg "$ROUNDS unloads with queues full, dumps and a monitor running"
+}
+
+kill_under_load() {
+	local r held
+	for r in $(seq "$ROUNDS"); do
+		modprobe rxe_cc
+		load || { stop_load; return 1; }
+		stop_load KILL
+		# Destroyed QPs give their held packets up at once.
+		for _ in $(seq 50); do
+			held=$(qp_json rxe1 | jq '[.[].queue] | add // 0')
+			[ "$held" -eq 0 ] && break
+			sleep 0.2
+		done
+		[ "$held" -eq 0 ] || fail "round $r: $held packets still held after the QPs died" ||
+			return 1
+	done
+	ktap_print_msg "$ROUNDS kills of paced QPs' processes"
+}
+
+delete_device_under_load() {
+	local r
+	for r in $(seq "$ROUNDS"); do
+		modprobe rxe_cc
+		load || { stop_load; return 1; }
+		stop_load KILL
+		within 30 rdma link del rxe1 || return 1
+		rocectl dev show dev rxe1 >/dev/null 2>&1 &&
+			{ fail "round $r: rxe_cc still shows the deleted rxe1"; return 1; }
+		within 30 rdma link add rxe1 type rxe netdev "$(topo_dev 1)" || return 1
+		within 10 "$ROCECTL" dev show dev rxe1 >/dev/null ||
+			{ fail "round $r: rxe_cc does not show the new rxe1"; return 1; }
+		for _ in $(seq 50); do
+			topo_gid_index 1 4 >/dev/null && break
+			sleep 0.2
+		done
+	done
+	ktap_print_msg "$ROUNDS deletions of a device right after its paced QPs died"
+}
+
+still_works() {
+	local mbps
+	modprobe rxe_cc || fail "modprobe failed" || return 1
+	mbps=$(perftest_bw ib_write_bw 1 2 2) || return 1
+	ktap_print_msg "a new flow: $mbps Mb/s"
+	awk -v m="$mbps" 'BEGIN { exit !(m > 0) }' || fail "no bandwidth"
+}
+
+ktap_print_header
+ktap_set_plan 4
+topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
+defer topo_teardown
+PERFTEST_LOG=$ksft_tmp/teardown-bw.log
+ktap_test_result "rmmod rxe_cc with queues full, dumps and a monitor running" unload_under_load
+ktap_test_result "killing paced QPs' processes frees their held packets" kill_under_load
+ktap_test_result "deleting an rxe device right after its paced QPs died" delete_device_under_load
+ktap_test_result "afterwards rxe_cc loads and moves traffic" still_works
+ktap_finished
