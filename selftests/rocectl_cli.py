@@ -13,7 +13,9 @@ import json
 import os
 import subprocess
 import sys
+import shutil
 import tempfile
+import time
 
 import yaml
 
@@ -68,14 +70,21 @@ class Runner:
         self.failed = 0
         self.log = tempfile.NamedTemporaryFile(delete=False).name
 
-    def rocectl(self, *args, error=None):
-        """Runs rocectl-fake; returns (exit code, stdout, stderr, requests)."""
+    def rocectl(self, *args, error=None, env_add=None, during=None):
+        """Runs rocectl-fake; returns (exit code, stdout, stderr, requests).
+        DURING is called while it runs (after 0.3 s)."""
         open(self.log, "w").close()
-        env = dict(os.environ, ROCECTL_FAKE_LOG=self.log)
+        env = dict(os.environ, ROCECTL_FAKE_LOG=self.log, **(env_add or {}))
         env.pop("ROCECTL_FAKE_ERROR", None)
         if error:
             env["ROCECTL_FAKE_ERROR"] = error
-        p = subprocess.run([FAKE, *args], capture_output=True, text=True, env=env)
+        with subprocess.Popen([FAKE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=env) as proc:
+            if during:
+                time.sleep(0.3)
+                during()
+            out, err = proc.communicate()
+        p = subprocess.CompletedProcess(args, proc.returncode, out, err)
         with open(self.log) as f:
             reqs = [json.loads(line) for line in f]
         return p.returncode, p.stdout, p.stderr, reqs
@@ -93,6 +102,7 @@ class Runner:
 
 spec = Spec(SPEC)
 run = Runner()
+TMP = tempfile.mkdtemp(prefix="rocectl_cli.")
 
 
 def request(*args):
@@ -287,12 +297,95 @@ def test_monitor():
 
 def test_help():
     for args in (["help"], ["dev", "help"], ["dcqcn", "help"], ["np", "help"], ["qp", "help"],
-                 ["stats", "help"], ["monitor", "help"]):
+                 ["stats", "help"], ["monitor", "help"], ["diagnose", "help"]):
         rc, out, err, reqs = run.rocectl(*args)
         assert rc == 0 and "Example" in out, f"{args}: exit {rc}: {out!r}"
         assert not reqs, f"{args}: help talked to the kernel"
     rc, out, _, _ = run.rocectl("dcqcn", "help")
     assert "rp_rate_reduce_monitor_period" in out and "1..10000000" in out, out
+
+
+def test_diagnose_usage():
+    peer_bad = os.path.join(TMP, "bad.json")
+    with open(peer_bad, "w") as f:
+        f.write('[{"dev": "rxe0", "qpn": 17, "stats": {"np-cnp-sent": 1}}, {"dev"')
+    for args, msg in (
+            (["duration", "0"], 'rocectl: duration: 0 is out of range (1..3600 s)'),
+            (["duration", "3601"], 'rocectl: duration: 3601 is out of range (1..3600 s)'),
+            (["duration", "x"], 'rocectl: duration: "x" is not a number'),
+            (["qpn", "17"], "rocectl: qpn needs its device: dev DEV qpn QPN"),
+            (["dev"], 'rocectl: "dev" needs a value (see rocectl diagnose help)'),
+            (["colour", "red"], 'rocectl: unknown key "colour" (see rocectl diagnose help)'),
+            (["peer", "/nonexistent/p.json"],
+             "rocectl: peer: /nonexistent/p.json: No such file or directory"),
+            (["peer", peer_bad],
+             f"rocectl: peer: {peer_bad} is not the output of rocectl -j -s qp show (at byte 64)")):
+        rc, out, err, reqs = run.rocectl("diagnose", *args)
+        assert (rc, out, err.strip()) == (1, "", msg), f"{args}: exit {rc}: {out!r} {err!r}"
+        assert not reqs, f"{args}: {len(reqs)} requests sent"
+
+
+def test_diagnose_reads():
+    rc, out, err, reqs = run.rocectl("-j", "diagnose", "duration", "1")
+    assert rc == 0, f"exit {rc}: {err}"
+    cmds = [(spec.cmds[r["cmd"]], r["flags"] & NLM_F_DUMP == NLM_F_DUMP) for r in reqs]
+    assert set(cmds) == {("qp-get", True), ("dev-get", True)}, cmds
+    # Two snapshots and a rate sample every 100 ms in between.
+    assert cmds.count(("dev-get", True)) == 2 and cmds.count(("qp-get", True)) >= 10, cmds
+    found = json.loads(out)
+    assert [f["id"] for f in found] == ["no-traffic"], found
+    assert set(found[0]) == {"id", "severity", "summary", "meaning", "try", "interval-ms",
+                             "evidence"}, found[0]
+    assert 1000 <= found[0]["interval-ms"] < 1500, found[0]
+
+
+def test_diagnose_rxe_alone():
+    """rxe_cc not loaded: rxe's port counters, read from sysfs, still tell loss."""
+    hw = os.path.join(TMP, "sys/class/infiniband/rxe5/ports/1/hw_counters")
+    os.makedirs(hw, exist_ok=True)
+    names = ("sent_pkts", "rcvd_pkts", "out_of_seq_request", "duplicate_request",
+             "rcvd_seq_err", "completer_retry_err", "retry_exceeded_err")
+    for n in names:
+        with open(os.path.join(hw, n), "w") as f:
+            f.write("1000\n")
+
+    def lose():
+        for n, v in (("rcvd_pkts", 6000), ("out_of_seq_request", 1050)):
+            with open(os.path.join(hw, n), "w") as f:
+                f.write(f"{v}\n")
+
+    env = {"ROCECTL_FAKE_NO_MODULE": "1", "ROCECTL_FAKE_SYSFS": os.path.join(TMP, "sys")}
+    rc, out, err, reqs = run.rocectl("-j", "diagnose", "duration", "1", env_add=env, during=lose)
+    assert rc == 0 and not err, f"exit {rc}: {err}"
+    assert not reqs, f"{len(reqs)} requests to a kernel without rxe_cc"
+    found = json.loads(out)
+    assert [(f["id"], f.get("dev")) for f in found] == [("loss-without-cc", "rxe5"),
+                                                        ("cc-not-loaded", None)], found
+    assert found[0]["evidence"] == {"out_of_seq_request": 50}, found[0]
+    rc, out, err, _ = run.rocectl("diagnose", "duration", "1", env_add=env)
+    assert rc == 0 and not err and out.startswith("info cc-not-loaded: rxe_cc is not loaded\n"), out
+
+
+def test_diagnose_peer():
+    peer = os.path.join(TMP, "peer.json")
+    rc, out, _, _ = run.rocectl("-j", "-s", "qp", "show")
+    assert rc == 0
+    qps = json.loads(out)
+    # The peer's QP 18 answers the fake's QP 17 and sent it more CNPs than it got.
+    mine = next(q for q in qps if q["qpn"] == 17)
+    them = dict(mine, dev="rxe9", qpn=mine["remote-qpn"], **{"remote-qpn": 17})
+    them["stats"] = dict(mine["stats"], **{"np-cnp-sent": 3 * mine["stats"]["rp-cnp-received"]})
+    with open(peer, "w") as f:
+        json.dump([them], f, indent=4)
+    rc, out, err, _ = run.rocectl("-j", "diagnose", "duration", "1", "peer", peer)
+    assert rc == 0, f"exit {rc}: {err}"
+    found = json.loads(out)
+    lost = [f for f in found if f["id"] == "cnp-lost"]
+    assert len(lost) == 1 and lost[0]["dev"] == "rxe0" and lost[0]["qpn"] == 17, found
+    assert lost[0]["evidence"] == {"rxe9 qpn 18 np-cnp-sent": 327, "rp-cnp-received": 109}, lost
+    # dev filters findings: rxe1 has none of its own.
+    rc, out, err, _ = run.rocectl("-j", "diagnose", "dev", "rxe1", "duration", "1", "peer", peer)
+    assert [f["id"] for f in json.loads(out)] == ["no-traffic"], out
 
 
 print("TAP version 13")
@@ -307,10 +400,15 @@ tests = [
     ("dcqcn and np show", test_params_output),
     ("monitor: JSON lines, text, filters", test_monitor),
     ("help at every level, without the kernel", test_help),
+    ("diagnose: bad usage and bad peer files, nothing read", test_diagnose_usage),
+    ("diagnose: reads dumps only, JSON findings", test_diagnose_reads),
+    ("diagnose without rxe_cc: loss from rxe's sysfs counters", test_diagnose_rxe_alone),
+    ("diagnose peer FILE: the peer's CNPs against this host's", test_diagnose_peer),
 ]
 print(f"1..{len(tests)}")
 for name, fn in tests:
     run.check(name, fn)
 os.unlink(run.log)
+shutil.rmtree(TMP)
 print(f"# Totals: pass:{run.n - run.failed} fail:{run.failed} xfail:0 xpass:0 skip:0 error:0")
 sys.exit(1 if run.failed else 0)

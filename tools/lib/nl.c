@@ -67,7 +67,7 @@ int nl_open_bus(struct nl *nl, int bus)
 	return 0;
 }
 
-int nl_open(struct nl *nl)
+static int open_family(struct nl *nl, bool quiet)
 {
 	struct nlmsghdr *nlh;
 	int err;
@@ -78,7 +78,8 @@ int nl_open(struct nl *nl)
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, RXE_CC_FAMILY_NAME);
 	err = nl_talk(nl, nlh, family_cb, nl);
 	if (err == -ENOENT || (!err && !nl->family)) {
-		fprintf(stderr, "rocectl: rxe_cc is not loaded (modprobe rxe_cc)\n");
+		if (!quiet)
+			fprintf(stderr, "rocectl: rxe_cc is not loaded (modprobe rxe_cc)\n");
 		return -1;
 	}
 	if (err) {
@@ -86,6 +87,16 @@ int nl_open(struct nl *nl)
 		return -1;
 	}
 	return 0;
+}
+
+int nl_open(struct nl *nl)
+{
+	return open_family(nl, false);
+}
+
+int nl_open_quiet(struct nl *nl)
+{
+	return open_family(nl, true);
 }
 
 void nl_close(struct nl *nl)

@@ -42,6 +42,8 @@ void nl_perror(const struct nl *nl, int err, const char *what);
 /* nl.c: the socket. */
 /* Opens the socket and resolves the family; prints why on failure. */
 int nl_open(struct nl *nl);
+/* The same, but says nothing when rxe_cc is not loaded. */
+int nl_open_quiet(struct nl *nl);
 /* Opens a socket on another netlink BUS (NETLINK_ROUTE, ...) for nl_talk(). */
 int nl_open_bus(struct nl *nl, int bus);
 void nl_close(struct nl *nl);

@@ -20,6 +20,11 @@ void pr_init(bool want_json, bool want_pretty)
 	first[0] = true;
 }
 
+bool pr_json(void)
+{
+	return json;
+}
+
 static void indent(void)
 {
 	int i;

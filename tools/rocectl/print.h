@@ -10,6 +10,8 @@
 #include <stdint.h>
 
 void pr_init(bool json, bool pretty);
+/* Whether the output is JSON: for commands whose text is not key-value. */
+bool pr_json(void);
 /* The list of records a command prints: a JSON array, lines of text. */
 void pr_begin_list(void);
 void pr_end_list(void);

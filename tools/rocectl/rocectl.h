@@ -74,6 +74,8 @@ int cmd_dcqcn(struct nl *nl, const char *cmd, int argc, char **argv);
 int cmd_np(struct nl *nl, const char *cmd, int argc, char **argv);
 int cmd_qp(struct nl *nl, const char *cmd, int argc, char **argv);
 int cmd_monitor(struct nl *nl, const char *cmd, int argc, char **argv);
+/* NL is NULL when rxe_cc is not loaded: diagnose reads rxe's counters alone. */
+int cmd_diagnose(struct nl *nl, const char *cmd, int argc, char **argv);
 
 void help_dev(FILE *f);
 void help_stats(FILE *f);
@@ -81,6 +83,14 @@ void help_dcqcn(FILE *f);
 void help_np(FILE *f);
 void help_qp(FILE *f);
 void help_monitor(FILE *f);
+void help_diagnose(FILE *f);
+
+/* diagnose.c: the sysfs root it reads rxe's port counters under. */
+extern const char *diag_sysfs;
+
+/* peer.c: the QPs of FILE (rocectl -j -s qp show) into *QPS; prints why not. */
+struct diag_qp;
+int diag_read_peer(const char *file, struct diag_qp **qps, int *n);
 
 /*
  * Requests that set something remember which key put each attribute, so

@@ -6,6 +6,8 @@
  * "attrs": [{"type", "hex" | "nested"}]}) for the test to decode with the
  * netlink spec. $ROCECTL_FAKE_ERROR="ERRNO:MESSAGE:TYPE" makes the next
  * request fail as the kernel would, blaming its first attribute of TYPE.
+ * $ROCECTL_FAKE_NO_MODULE=1 plays a kernel without rxe_cc, and diagnose
+ * reads rxe's port counters under $ROCECTL_FAKE_SYSFS instead of /sys.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,12 +24,23 @@
 #define FAKE_FAMILY 0x1d
 #define FAKE_GROUP 7
 
+extern const char *diag_sysfs;
+
 int nl_open(struct nl *nl)
 {
+	diag_sysfs = getenv("ROCECTL_FAKE_SYSFS") ?: "/nonexistent";
 	memset(nl, 0, sizeof(*nl));
 	nl->family = FAKE_FAMILY;
 	nl->monitor_group = FAKE_GROUP;
 	return 0;
+}
+
+int nl_open_quiet(struct nl *nl)
+{
+	const char *no_module = getenv("ROCECTL_FAKE_NO_MODULE");
+
+	nl_open(nl);
+	return no_module && !strcmp(no_module, "1") ? -1 : 0;
 }
 
 void nl_close(struct nl *nl)
