@@ -46,8 +46,8 @@ check:
 # takes about 45 minutes, so it is not part of check (Documentation/rxe_cc.rst).
 check-debug:
 	tools/install-deps
-	CHECK_KERNELS=debug selftests/check $$(echo 'p: ; @echo $$(TEST_PROGS_DEBUG)' | \
-		$(MAKE) -s --no-print-directory -C selftests -f Makefile -f - p)
+	CHECK_KERNELS=debug selftests/check \
+		$$($(MAKE) -s --no-print-directory -C selftests print-TEST_PROGS_DEBUG)
 
 bench:
 	tools/install-deps

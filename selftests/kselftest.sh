@@ -12,10 +12,7 @@ top=$(cd "$here/.." && pwd)
 . "$here/lib/ktap.sh"
 . "$here/lib/defer.sh"
 
-make_var() {
-	make -s -C "$here" --no-print-directory -f Makefile \
-		-f - <<<"print-var: ; @echo \$($1)" print-var
-}
+make_var() { make -s -C "$here" --no-print-directory "print-$1"; }
 
 src=$("$top/tools/fetch-linux-tools") || { echo "Bail out! no kernel tools"; exit $KSFT_FAIL; }
 ksft_src=$src/tools/testing/selftests

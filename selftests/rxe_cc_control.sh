@@ -25,16 +25,8 @@ MONITOR_RATE=/sys/module/rxe_cc/parameters/monitor_rate
 # it send. The flow lasts as long as the test: under a slow VM (emulation
 # on a busy host) a test's steps outlast any fixed duration.
 start_flow() {
-	local g1 g2
-	g1=$(topo_gid_index 1 4)
-	g2=$(topo_gid_index 2 4)
-	ib_write_bw -d rxe2 -x "$g2" -D 300 -F -u "$PERFTEST_QP_TIMEOUT" \
-		>$ksft_tmp/control-flow.server 2>&1 &
-	flow_srv=$!
-	perftest_wait_listen 18515 || return 1
-	ib_write_bw -d rxe1 -x "$g1" -D 300 -F -u "$PERFTEST_QP_TIMEOUT" $PERFTEST_OOB \
-		>$ksft_tmp/control-flow.client 2>&1 &
-	flow_cli=$!
+	perftest_background 1 2 300 "$ksft_tmp/control-flow" || return 1
+	flow_srv=${perftest_pids[0]} flow_cli=${perftest_pids[1]}
 	for _ in $(seq 50); do
 		flow_qpn=$(qp_json rxe1 |
 			jq '[.[] | select(.["idle-ms"] < 200 and .stats["tx-packets"] > 100)] |

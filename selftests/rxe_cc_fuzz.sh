@@ -30,15 +30,8 @@ PERFTEST_LOG=$ksft_tmp/fuzz-bw.log
 # test, so that QPs exist and the pacer and the hooks are busy while the
 # fuzzers run; leaves host 1's QP numbers in flow_qpns.
 start_flow() {
-	local g1 g2
-	g1=$(topo_gid_index 1 4)
-	g2=$(topo_gid_index 2 4)
-	ib_write_bw -d rxe2 -x "$g2" -D 600 -F -u "$PERFTEST_QP_TIMEOUT" >"$ksft_tmp/flow.server" 2>&1 &
-	defer kill $!
-	perftest_wait_listen 18515 || return 1
-	ib_write_bw -d rxe1 -x "$g1" -D 600 -F -u "$PERFTEST_QP_TIMEOUT" $PERFTEST_OOB \
-		>"$ksft_tmp/flow.client" 2>&1 &
-	defer kill $!
+	perftest_background 1 2 600 "$ksft_tmp/flow" || return 1
+	defer kill "${perftest_pids[@]}"
 	for _ in $(seq 50); do
 		flow_qpns=$(qp_json rxe1 | jq -r '.[] | select(.stats["tx-packets"] > 100) | .qpn')
 		[ -n "$flow_qpns" ] && return 0

@@ -26,17 +26,10 @@ CAP_MBPS=5
 # netlink dump loop and a monitor; sets load_pids and waits until the
 # pacer holds packets.
 load() {
-	local g1 g2 q
-	load_pids=()
-	g1=$(topo_gid_index 1 4)
-	g2=$(topo_gid_index 2 4)
-	ib_write_bw -d rxe2 -x "$g2" -q 4 -D 600 -F -u "$PERFTEST_QP_TIMEOUT" \
-		>"$ksft_tmp/load.server" 2>&1 &
-	load_pids+=($!)
-	perftest_wait_listen 18515 || { fail "the server did not start"; return 1; }
-	ib_write_bw -d rxe1 -x "$g1" -q 4 -D 600 -F -u "$PERFTEST_QP_TIMEOUT" $PERFTEST_OOB \
-		>"$ksft_tmp/load.client" 2>&1 &
-	load_pids+=($!)
+	local q
+	perftest_background 1 2 600 "$ksft_tmp/load" -q 4 ||
+		{ fail "the flow did not start"; return 1; }
+	load_pids=("${perftest_pids[@]}")
 	(while :; do rocectl -j -s qp show >/dev/null 2>&1; rocectl -j -s dev show >/dev/null 2>&1; done) &
 	load_pids+=($!)
 	rocectl monitor >/dev/null 2>&1 &

@@ -95,3 +95,30 @@ perftest_bw() {
 	fi
 	awk -v b="$bytes" -v us="$us" 'BEGIN { printf "%.1f\n", (us > 0 ? b * 8 / us : 0) }'
 }
+
+# perftest_background SRC DST SECS LOG [EXTRA...]: ib_write_bw from host SRC
+# to host DST for SECS in the background, with EXTRA options on both sides
+# (-q 4, ...), on port PERFTEST_PORT + SRC so that several senders can run
+# at once. Sets perftest_pids to the server's and the client's PIDs;
+# output goes to LOG.server and LOG.client. Fails, with the server's
+# output, when the server does not listen.
+perftest_background() {
+	local src=$1 dst=$2 secs=$3 log=$4 port sgid dgid
+	shift 4
+	port=$((PERFTEST_PORT + src))
+	sgid=$(topo_gid_index "$src" "$PERFTEST_FAMILY") &&
+		dgid=$(topo_gid_index "$dst" "$PERFTEST_FAMILY") ||
+		{ echo "# no IPv$PERFTEST_FAMILY GID on host $src or $dst" >&2; return 1; }
+	ib_write_bw -d "$(topo_rxe "$dst")" -x "$dgid" -p "$port" -D "$secs" -F \
+		-u "$PERFTEST_QP_TIMEOUT" "$@" >"$log.server" 2>&1 &
+	perftest_pids=($!)
+	if ! perftest_wait_listen "$port"; then
+		kill "${perftest_pids[0]}" 2>/dev/null
+		echo "# ib_write_bw server on host $dst did not start:" >&2
+		sed 's/^/#   /' "$log.server" >&2
+		return 1
+	fi
+	ib_write_bw -d "$(topo_rxe "$src")" -x "$sgid" -p "$port" -D "$secs" -F \
+		-u "$PERFTEST_QP_TIMEOUT" "$@" $PERFTEST_OOB >"$log.client" 2>&1 &
+	perftest_pids+=($!)
+}
