@@ -6,7 +6,8 @@
 # tables and plots behind. The outcome must keep its shape, so the demo
 # cannot rot: with DCQCN the flows share the port (Jain >= 0.9) and the
 # switch queue's p99 stays below the run without congestion control;
-# every CNP the receiver sent was handled; and every file the lab promises
+# every CNP the receiver sent was handled; rocectl diagnose finds nothing
+# with DCQCN and the loss without it; and every file the lab promises
 # exists and is not empty. First, options it cannot run with are refused,
 # with a reason, before anything is made.
 
@@ -98,9 +99,23 @@ cnps_handled() {
 	[ "$handled" -eq "$sent" ] || fail "$sent CNPs sent but $handled handled"
 }
 
+# rocectl diagnose ran in both runs: the DCQCN run is healthy, the run
+# without rxe_cc loses packets to the full buffer and says so.
+diagnose_named() {
+	local cc nocc
+	cc=$(run_field dcqcn '.diagnose | map(.id) | join(" ")')
+	nocc=$(run_field no-cc '.diagnose | map(.id) | unique | join(" ")')
+	ktap_print_msg "rocectl diagnose: DCQCN run: ${cc:-no problem found}; without: $nocc"
+	[ "$(run_field dcqcn '.diagnose | length')" = 0 ] ||
+		fail "findings on the DCQCN run: $cc" || return 1
+	[ "$nocc" = loss-without-cc ] || [ "$nocc" = "cc-not-loaded loss-without-cc" ] ||
+		fail "the run without rxe_cc: \"$nocc\", not loss-without-cc"
+	grep -q "^rocectl diagnose, DCQCN" "$out/table.txt" ||
+		fail "no findings under the table"
+}
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 7
 rm -rf "$out.bad"
 ktap_test_result "the lab refuses options it cannot run with, and says why" bad_options_refused
 mkdir -p "$out"
@@ -110,4 +125,5 @@ ktap_test_result "tables, CSV, rocectl counters and PNG plots are written" files
 ktap_test_result "with DCQCN the flows share the port (Jain >= 0.9)" dcqcn_fair
 ktap_test_result "with DCQCN the queue's p99 is below the no-CC run's" dcqcn_queue_shorter
 ktap_test_result "every CNP sent is handled by a sender" cnps_handled
+ktap_test_result "rocectl diagnose: nothing with DCQCN, loss-without-cc without" diagnose_named
 ktap_finished

@@ -242,14 +242,26 @@ static void test_loss(void)
 	qps[2].stat[RXE_CC_A_STAT_NP_ECN_MARKED_ROCE_PACKETS] = 0;
 	qps[3].stat[RXE_CC_A_STAT_NP_ECN_MARKED_ROCE_PACKETS] = 0;
 	devs[2].hw[DIAG_HW_OUT_OF_SEQ] = 3;
-	devs[2].hw[DIAG_HW_DUPLICATE] = 2;
+	devs[2].hw[DIAG_HW_SEQ_ERR] = 2;
 	run();
-	tap_ok(only(DIAG_LOSS_WITHOUT_MARKS, "rxe2", NULL), "sequence errors, no marks: loss-without-marks");
+	tap_ok(only(DIAG_LOSS_WITHOUT_MARKS, "rxe2", NULL), "sequence gaps, no marks: loss-without-marks");
 	tap_ok(found[0].nevidence == 2 && !strcmp(found[0].evidence[0].name, "out_of_seq_request"),
 	       "loss: rxe's counters that moved as evidence");
-	devs[2].hw[DIAG_HW_DUPLICATE] = 1;
+	devs[2].hw[DIAG_HW_SEQ_ERR] = 1;
 	run();
-	tap_is(nfound, 0, "4 sequence errors: below the evidence threshold");
+	tap_is(nfound, 0, "4 sequence gaps: below the evidence threshold");
+
+	/* rxe2 moved 10160 packets: 1% is 101.6. */
+	devs[2].hw[DIAG_HW_OUT_OF_SEQ] = 0;
+	devs[2].hw[DIAG_HW_SEQ_ERR] = 0;
+	devs[2].hw[DIAG_HW_DUPLICATE] = 100;
+	devs[2].hw[DIAG_HW_RETRY] = 1;
+	run();
+	tap_is(nfound, 0, "101 resends in 10160 packets, no gap: under 1%, nothing");
+	devs[2].hw[DIAG_HW_RETRY] = 2;
+	run();
+	tap_ok(only(DIAG_RESENDS_WITHOUT_LOSS, "rxe2", NULL),
+	       "102 resends in 10160 packets, no gap: resends-without-loss");
 
 	healthy();
 	devs[0].hw[DIAG_HW_SEQ_ERR] = 10;
@@ -285,6 +297,11 @@ static void test_shares(void)
 	qps[1].stat[RXE_CC_A_STAT_TX_BYTES] = 0;
 	run();
 	tap_ok(only(DIAG_QP_STALLED, "rxe1/18", NULL), "nothing sent beside 5 MB: qp-stalled");
+	qps[1].stat[RXE_CC_A_STAT_RX_PACKETS] = 0;
+	qps[1].stat[RXE_CC_A_STAT_TX_PACKETS] = 0;
+	run();
+	tap_is(nfound, 0, "a QP that moved no packet at all (maybe destroyed): not judged");
+	qps[1].stat[RXE_CC_A_STAT_RX_PACKETS] = 80;
 	qps[0].stat[RXE_CC_A_STAT_TX_BYTES] = 64 * 1024;
 	run();
 	tap_is(nfound, 0, "a group that moved 32 KiB/s on average: too idle to judge");

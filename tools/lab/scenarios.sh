@@ -237,15 +237,17 @@ scenario_lossy() {
 	LAB_TITLE="a lossy path"
 	LAB_FLOWS_DEFAULT=1
 	LAB_RUNS=(clean lossy)
-	LAB_TEXT="One flow, no congestion control, through a port that is not a bottleneck
-(1 Gb/s, more than rxe sends under emulation) and does not mark: once clean, once losing ${LAB_LOSS}% of the packets at random. RoCE assumes a
-lossless fabric: each loss makes the receiver NAK and the sender go back
-and resend everything after the lost packet, so a fraction of a percent of
-loss costs a large share of the throughput. This is why RoCE deployments
-run PFC or DCQCN, and why a flapping optic hurts RDMA far more than TCP."
+	LAB_TEXT="One flow with DCQCN on, through a port that is not a bottleneck (1 Gb/s,
+more than rxe sends under emulation) and does not mark: once clean, once
+losing ${LAB_LOSS}% of the packets at random. RoCE assumes a lossless fabric:
+each loss makes the receiver NAK and the sender go back and resend
+everything after the lost packet, so a fraction of a percent of loss costs
+a large share of the throughput. DCQCN cannot help: nothing is marked, so
+no CNP comes. This is why RoCE deployments make the fabric lossless, and
+why a flapping optic hurts RDMA far more than TCP."
 	case ${1:-} in
-	clean) run_title="no loss"; run_rate=1000 ;;
-	lossy) run_title="${LAB_LOSS}% random loss"; run_rate=1000 run_loss=$LAB_LOSS ;;
+	clean) run_title="no loss"; run_cc=1 run_rate=1000 ;;
+	lossy) run_title="${LAB_LOSS}% random loss"; run_cc=1 run_rate=1000 run_loss=$LAB_LOSS ;;
 	esac
 }
 
