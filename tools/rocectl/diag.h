@@ -54,7 +54,6 @@ struct diag_qp {
 	/* Its rate, sampled through the interval while it sent. */
 	uint32_t samples;
 	uint32_t samples_at_floor;
-	uint32_t rate_min_kbps, rate_max_kbps;
 };
 
 /*

@@ -278,10 +278,6 @@ static void sample_rates(struct snapshot *track, const struct snapshot *now,
 		t->q.samples++;
 		if (n->limited && n->rate_kbps <= floor_kbps(devs, n))
 			t->q.samples_at_floor++;
-		if (t->q.samples == 1 || n->rate_kbps < t->q.rate_min_kbps)
-			t->q.rate_min_kbps = n->rate_kbps;
-		if (n->rate_kbps > t->q.rate_max_kbps)
-			t->q.rate_max_kbps = n->rate_kbps;
 	}
 }
 
@@ -333,8 +329,6 @@ static void make_deltas(struct snapshot *after, const struct snapshot *before,
 		if (t) {
 			r->q.samples = t->q.samples;
 			r->q.samples_at_floor = t->q.samples_at_floor;
-			r->q.rate_min_kbps = t->q.rate_min_kbps;
-			r->q.rate_max_kbps = t->q.rate_max_kbps;
 		}
 	}
 }
