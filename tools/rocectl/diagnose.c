@@ -487,6 +487,7 @@ static int diagnose(struct nl *nl, int argc, char **argv)
 	struct snapshot after = { .cc = cc }, track = { 0 };
 	struct diag_qp *qps = NULL, *qps_total = NULL, *peers = NULL;
 	struct diag_input in = { .cc_loaded = cc };
+	const struct snapshot *last;
 	uint64_t start, end, step, t;
 	struct diag_args a = { 0 };
 	int ret;
@@ -502,13 +503,14 @@ static int diagnose(struct nl *nl, int argc, char **argv)
 	if (step < SAMPLE_MS)
 		step = SAMPLE_MS;
 	ret = EXIT_KERNEL;
-	if (take(nl, &before, false) || take(nl, &prev, true))
+	if (take(nl, &before, false))
 		goto out;
-	for (t = start + step; t < end; t += step) {
+	/* The first samples compare with BEFORE's QPs, the next with the last ones. */
+	for (t = start + step, last = &before; t < end; t += step, last = &prev) {
 		sleep_until_ms(t);
 		if (take(nl, &cur, true))
 			goto out;
-		sample_rates(&track, &cur, &prev, &before);
+		sample_rates(&track, &cur, last, &before);
 		free_snapshot(&prev);
 		prev = cur;
 		cur.qps = NULL;
