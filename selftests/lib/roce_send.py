@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Send one hand-made RoCEv2 packet over IPv4, for bad-input tests.
+"""Send hand-made RoCEv2 packets over IPv4, for bad-input tests.
 
-roce_send.py SRC DST KIND [--dest-qp N]
+roce_send.py SRC DST KIND [--dest-qp N] [--count N] [--interval-ms MS]
 KIND: short    a UDP/4791 datagram too short for a BTH and an ICRC
       cnp      a well-formed CNP (valid ICRC) to --dest-qp
       bad-icrc the same CNP with its ICRC flipped
       opcode   a BTH with an opcode RoCE does not define (0xfe)
+--count sends the packet N times (default once; 0: until killed),
+--interval-ms apart (default 1).
 Needs CAP_NET_RAW: the IP header is built here so that the ICRC, which
 covers it, can be computed.
 """
@@ -15,6 +17,7 @@ import os
 import socket
 import struct
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cnp_check import icrc  # noqa: E402
@@ -40,6 +43,8 @@ def main():
     ap.add_argument("dst")
     ap.add_argument("kind", choices=["short", "cnp", "bad-icrc", "opcode"])
     ap.add_argument("--dest-qp", type=int, default=0xABCDE)
+    ap.add_argument("--count", type=int, default=1)
+    ap.add_argument("--interval-ms", type=float, default=1)
     args = ap.parse_args()
 
     qp = args.dest_qp.to_bytes(3, "big")
@@ -54,7 +59,12 @@ def main():
         pkt = with_icrc(args.src, args.dst, bytes([0xFE]) + cnp[1:])
 
     s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
-    s.sendto(pkt, (args.dst, 0))
+    sent = 0
+    while not args.count or sent < args.count:
+        if sent:
+            time.sleep(args.interval_ms / 1000)
+        s.sendto(pkt, (args.dst, 0))
+        sent += 1
     return 0
 
 

@@ -213,13 +213,13 @@ static void test_cnp_path(void)
 static void test_loop(void)
 {
 	healthy();
-	qps[2].stat[RXE_CC_A_STAT_NP_ECN_MARKED_ROCE_PACKETS] = 1650;
-	qps[2].stat[RXE_CC_A_STAT_NP_CNP_SUPPRESSED] = 1610;
+	qps[2].stat[RXE_CC_A_STAT_NP_ECN_MARKED_ROCE_PACKETS] = 2500;
+	qps[2].stat[RXE_CC_A_STAT_NP_CNP_SUPPRESSED] = 2460;
 	run();
-	tap_ok(only(DIAG_MARKING_HIGH, "rxe2/20", NULL), "33%% of packets marked: marking-high");
-	qps[2].stat[RXE_CC_A_STAT_NP_ECN_MARKED_ROCE_PACKETS] = 1649;
+	tap_ok(only(DIAG_MARKING_HIGH, "rxe2/20", NULL), "50%% of packets marked: marking-high");
+	qps[2].stat[RXE_CC_A_STAT_NP_ECN_MARKED_ROCE_PACKETS] = 2499;
 	run();
-	tap_is(nfound, 0, "32.98% marked: not high");
+	tap_is(nfound, 0, "49.98% marked: not high");
 
 	healthy();
 	qps[0].samples_at_floor = 8;

@@ -21,12 +21,16 @@
 #define DIAG_CNP_LOST_DEN 2
 
 /*
- * Marking high: a third or more of the RoCE packets a QP receives carry CE.
- * With RED between Kmin and Kmax and DCQCN's loop settled, a few percent
- * are marked (the lab's sane incast: 1-5%); a third means the queue stands
- * above the marking threshold most of the time.
+ * Marking high: half or more of the RoCE packets a QP receives carry CE.
+ * A RED/WRED port marks at most Pmax of the packets while its queue is
+ * between Kmin and Kmax and every packet above Kmax; with Pmax at 10%,
+ * half marked means the queue stood above Kmax nearly half the time: the
+ * thresholds are below where the load holds the queue, or the queue is
+ * shared with traffic that does not back off. Under emulation DCQCN's
+ * settled loop marks 30-45% (the lab's incast and incast4, tcp-mix's own
+ * RoCE queue), a broken loop 85-100%.
  */
-#define DIAG_MARKED_PCT 33
+#define DIAG_MARKED_PCT 50
 #define DIAG_MARKED_MIN_PACKETS 100
 
 /* At its floor: at min-rate in four samples of five or more. */
