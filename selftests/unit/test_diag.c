@@ -151,6 +151,15 @@ static void test_np(void)
 	run();
 	tap_ok(only(DIAG_CNP_SUPPRESSED, "rxe2", NULL), "every CNP held back: cnp-suppressed");
 
+	/* CNPs that failed took their slots: the spacing is not the cause. */
+	qps[2].stat[RXE_CC_A_STAT_NP_CNP_UNRESOLVED] = 5;
+	devs[2].stat[RXE_CC_A_STAT_NP_CNP_UNRESOLVED] = 5;
+	run();
+	tap_ok(only(DIAG_CNP_UNRESOLVED, "rxe2/20", NULL),
+	       "held back behind CNPs that failed: cnp-unresolved, not cnp-suppressed");
+	qps[2].stat[RXE_CC_A_STAT_NP_CNP_UNRESOLVED] = 0;
+	devs[2].stat[RXE_CC_A_STAT_NP_CNP_UNRESOLVED] = 0;
+
 	devs[2].stat[RXE_CC_A_STAT_NP_ECN_MARKED_ROCE_PACKETS] = 4;
 	run();
 	tap_is(nfound, 0, "4 marks without CNP: below the evidence threshold");

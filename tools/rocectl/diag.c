@@ -92,8 +92,8 @@ static const struct {
 		"CE marks arrive but every CNP was held back by the CNP spacing: it is longer than the marks' spacing",
 		"lower np min-time-between-cnps (mlx5: 4 us), or check per-port CNP spacing" },
 	[DIAG_CNP_UNRESOLVED] = { DIAG_WARNING,
-		"CNPs could not be sent: the QP's peer is not known or its address does not resolve (no route, no neighbour)",
-		"check the route and neighbour towards the peer from this device's netdev" },
+		"CNPs could not be sent: the QP's peer is not known, there is no route to it, or this host's firewall drops them on the way out",
+		"check the route towards the peer from this device's netdev, and the host's nftables/iptables output rules for UDP 4791" },
 	[DIAG_CNP_LOST] = { DIAG_ERROR,
 		"the receiver sends CNPs that do not reach this sender: the fabric drops them (an ACL or firewall on UDP 4791, a CNP priority or DSCP with no queue or a paused one)",
 		"check the switches' drops and filters for BTH opcode 0x81, and np cnp-dscp/cnp-prio against the fabric's classes" },
@@ -125,7 +125,7 @@ static const struct {
 		"packets are lost and there is no congestion control: RoCE's go-back-N resends whole windows for each loss",
 		"modprobe rxe_cc and mark ECN at the congested port" },
 	[DIAG_RESENDS_WITHOUT_LOSS] = { DIAG_WARNING,
-		"requests are resent on timeouts although no packet went missing: ACKs come late (a responder short of CPU) or the QP's timeout is too short for the path",
+		"requests are resent on timeouts although none went missing: ACKs come late (a responder short of CPU, a long queue on the way back) or are lost, or the QP's timeout is too short for the path",
 		"raise the QP's timeout (ibv_modify_qp timeout; perftest -u), and look at the responder's load" },
 	[DIAG_QP_STALLED] = { DIAG_ERROR,
 		"the QP moved almost no data while QPs to the same peer did: it is stuck (go-back-N timeouts, a paced queue that is not released)",
@@ -261,6 +261,7 @@ static void rule_np(const struct diag_input *in, struct diag_out *o)
 		uint64_t marks = d->stat[RXE_CC_A_STAT_NP_ECN_MARKED_ROCE_PACKETS];
 		uint64_t sent = d->stat[RXE_CC_A_STAT_NP_CNP_SENT];
 		uint64_t held = d->stat[RXE_CC_A_STAT_NP_CNP_SUPPRESSED];
+		uint64_t unresolved = d->stat[RXE_CC_A_STAT_NP_CNP_UNRESOLVED];
 
 		if (!d->cc || marks < DIAG_MIN_EVENTS || sent)
 			continue;
@@ -268,7 +269,12 @@ static void rule_np(const struct diag_input *in, struct diag_out *o)
 			f = add(o, DIAG_NP_OFF, d->name, -1,
 				"%llu CE-marked packets (%llu/s), no CNP sent: np is off",
 				(unsigned long long)marks, (unsigned long long)per_s(in, marks));
-		else if (held >= DIAG_MIN_EVENTS)
+		/*
+		 * A CNP that failed to go out took its spacing slot too: the
+		 * marks it held back are cnp-unresolved's, per QP, not the
+		 * spacing's.
+		 */
+		else if (held >= DIAG_MIN_EVENTS && unresolved < DIAG_MIN_EVENTS)
 			f = add(o, DIAG_CNP_SUPPRESSED, d->name, -1,
 				"%llu CE-marked packets, %llu CNPs held back by a spacing of %u us, none sent",
 				(unsigned long long)marks, (unsigned long long)held,
