@@ -3,11 +3,12 @@
 #
 # rocectl diagnose's other findings, made on purpose as in
 # rxe_cc_diagnose.sh: hand-made CNPs (bad, stray, forged), a CNP spacing
-# longer than the test, a switch that marks every packet, and a QP capped
-# beside a free one. These judge the host's rules on real counters; the
-# counters themselves are checked on every kernel by rxe_cc_cnp.sh and
-# rxe_cc_control.sh, so this runs on the default kernel only (make
-# check's time budget, README).
+# longer than the test, a switch that marks every packet, a QP capped
+# beside a free one, a host firewall that drops its CNPs, ACKs later than
+# the QP's timeout, and a QP destroyed with packets in the pacer. These
+# judge the host's rules on real counters; the counters themselves are
+# checked on every kernel by rxe_cc_cnp.sh and rxe_cc_control.sh, so this
+# runs on the default kernel only (make check's time budget, README).
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
@@ -31,22 +32,11 @@ bad_cnps() {
 		expect cnp-wrong-source "rxe2 ${flow_qpn[2]}" -- cnp-malformed cnp-unknown-qp
 }
 
-# cnp_sent_after N: waits up to 15 s for rxe3's np-cnp-sent to pass N.
-cnp_sent_after() {
-	for _ in $(seq 150); do
-		[ "$(dev_stat rxe3 np-cnp-sent)" -le "$1" ] || return 0
-		sleep 0.1
-	done
-	fail "rxe3 sent no CNP in 15 s"
-}
-
 cnp_spacing_too_long() {
-	local sent
 	flows 2 || return 1
 	# One CNP per 10 s for the whole port: diagnose starts just after one.
-	rocectl np set dev rxe3 per-port on min-time-between-cnps 10000000 || return 1
-	sent=$(dev_stat rxe3 np-cnp-sent)
-	cnp_sent_after "$sent" && diagnose && expect cnp-suppressed rxe3 -- $UNBRAKED
+	rocectl np set dev rxe3 per-port on min-time-between-cnps 10000000 &&
+		wait_stat rxe3 np-cnp-sent && diagnose && expect cnp-suppressed rxe3 -- $UNBRAKED
 }
 
 marks_everything() {
@@ -67,11 +57,52 @@ capped_qp() {
 		sleep 1 && diagnose && expect qp-starved "rxe1 ${flow_qpn[1]}"
 }
 
-diag_setup 4
+cnp_firewalled() {
+	local qpns
+	# Host 3's own firewall drops the CNPs it makes (BTH opcode 0x81, the
+	# first byte after the UDP header) on their way out.
+	nft -f - <<-EOF || return 1
+		table inet rxecc_diag {
+			chain out {
+				type filter hook output priority 0;
+				oifname "$(topo_dev 3)" udp dport 4791 @th,64,8 0x81 drop
+			}
+		}
+	EOF
+	flows 2 && diagnose || return 1
+	# The receiving ends of the two flows: rxe3's newest QPs.
+	read -ra qpns <<<"$(qp_json rxe3 | jq -r '[.[].qpn] | sort | .[-2:] | join(" ")')"
+	expect cnp-unresolved "rxe3 ${qpns[0]}" "rxe3 ${qpns[1]}" -- $UNBRAKED
+}
+
+late_acks() {
+	# ACKs to host 1 take 4-20 ms, where its QP waits 17 ms for them
+	# (perftest -u 12): now and then it resends what arrived. No marking
+	# port, no loss. rxe counts the duplicates at the responder; the
+	# requester counts a timeout, not the packets it resends.
+	topo_bottleneck 3 1000mbit netem 0 1000 &&
+		topo_sw tc qdisc add dev "$(topo_port 1)" root netem delay 12ms 8ms limit 10000 ||
+		return 1
+	PERFTEST_QP_TIMEOUT=12 flows 1 && diagnose && expect resends-without-loss rxe3
+}
+
+paced_qp_destroyed() {
+	# Paced to 1 Mb/s, the QP has packets held when its process dies.
+	flows 1 && rocectl qp set dev rxe1 qpn "${flow_qpn[1]}" min-rate 1 max-rate 1 && sleep 1 || return 1
+	diagnose 2 flows_stop && expect paced-dropped rxe1
+}
+
+diag_setup 7
 ktap_test_result "bad, stray and forged CNPs: cnp-malformed, cnp-unknown-qp, cnp-wrong-source" \
 	with mend bad_cnps
 ktap_test_result "one CNP per 10 s: cnp-suppressed at the receiver" with mend cnp_spacing_too_long
 ktap_test_result "every packet marked: marking-high at the receiver, rate-at-floor at both senders" \
 	with mend marks_everything
 ktap_test_result "a QP capped at 4 Mb/s beside a free one: qp-starved on it" with mend capped_qp
+ktap_test_result "the receiver's firewall drops its CNPs: cnp-unresolved on its QPs" \
+	with mend cnp_firewalled
+ktap_test_result "ACKs later than the QP's timeout: resends-without-loss at the responder" \
+	with mend late_acks
+ktap_test_result "a QP destroyed while paced: paced-dropped on its device" \
+	with mend paced_qp_destroyed
 ktap_finished

@@ -73,10 +73,20 @@ flows_stop() {
 	return 0
 }
 
-# diagnose: rocectl -j diagnose over DIAG_SECS into $found, with its
-# findings printed one per line.
+# diagnose [DELAY COMMAND...]: rocectl -j diagnose over DIAG_SECS into
+# $found, with its findings printed one per line; COMMAND runs DELAY s into
+# the interval, for a trouble that is one event.
 diagnose() {
-	found=$(rocectl -j diagnose duration $DIAG_SECS) || fail "rocectl diagnose failed" || return 1
+	local pid
+	rocectl -j diagnose duration $DIAG_SECS >"$ksft_tmp/diagnose.json" &
+	pid=$!
+	if [ $# -gt 0 ]; then
+		sleep "$1"
+		shift
+		"$@" || { wait $pid; fail "$*: failed"; return 1; }
+	fi
+	wait $pid || fail "rocectl diagnose failed" || return 1
+	found=$(cat "$ksft_tmp/diagnose.json")
 	jq -r '.[] | "\(.severity) \(.id) \(.dev // "") \(.qpn // ""): \(.summary)"' <<<"$found" |
 		while read -r line; do ktap_print_msg "  $line"; done
 	[ "$(jq length <<<"$found")" -gt 0 ] || ktap_print_msg "  no problem found"
@@ -113,6 +123,8 @@ with() {
 
 mend() {
 	topo_sw tc qdisc del dev "$(topo_port 3)" clsact 2>/dev/null
+	topo_sw tc qdisc del dev "$(topo_port 1)" root 2>/dev/null
+	nft delete table inet rxecc_diag 2>/dev/null
 	rocectl np set dev rxe3 per-port off 2>/dev/null
 	modprobe rxe_cc && scaled_dcqcn &&
 		topo_bottleneck 3 50mbit red 10000 40000 1 100000 nodrop
@@ -133,13 +145,15 @@ send_cnps() {
 	sender_pids+=($!)
 }
 
-# wait_stat DEV NAME: waits up to START_LIMIT s for a device counter to move.
+# wait_stat DEV NAME: waits up to START_LIMIT s for a device counter to
+# move, and returns within 0.1 s of it: a test that starts diagnose right
+# after a rare event (one CNP per 10 s) has all of the interval after it.
 wait_stat() {
 	local base
 	base=$(dev_stat "$1" "$2")
-	for _ in $(seq $((START_LIMIT * 5))); do
+	for _ in $(seq $((START_LIMIT * 10))); do
 		[ "$(dev_stat "$1" "$2")" -eq "$base" ] || return 0
-		sleep 0.2
+		sleep 0.1
 	done
 	fail "$1 $2 did not move in $START_LIMIT s"
 }
