@@ -4,10 +4,12 @@
 # through its JSON.
 
 # The one built in this tree, else the installed one: an installed selftest
-# collection has no tree around it.
+# collection has no tree around it. A path, never the bare name: the
+# function below would call itself.
 if [ -z "${ROCECTL:-}" ]; then
 	ROCECTL=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../rocectl/rocectl
-	[ -x "$ROCECTL" ] || ROCECTL=rocectl
+	[ -x "$ROCECTL" ] || ROCECTL=$(type -P rocectl) ||
+		echo "rocectl is neither built here (make -C tools) nor installed" >&2
 fi
 
 # ROCECTL_AS: a command to run rocectl through (runuser -u nobody --).
