@@ -63,19 +63,15 @@ qp_get() { # KEY: of the flow's QP, read with a get (not a dump)
 # calls instead put a loaded VM's process start-ups, up to seconds, into
 # the window, and a capped QP looked a third slower than it was.
 qp_window() {
-	local st b0 b1 n0 n1 p0 p1 t0 t1
-	st=/sys/class/net/$(topo_dev 1)/statistics
+	local stats bytes0 us0 p0 p1
+	stats=$(topo_tx_stats 1)
 	p0=$(qp_get '.stats["paced-packets"]')
-	read -r b0 <"$st/tx_bytes"
-	read -r n0 <"$st/tx_packets"
-	t0=${EPOCHREALTIME/./}
+	topo_tx_read "$stats"
+	bytes0=$tx_ip_bytes us0=$tx_us
 	sleep "$1"
-	read -r b1 <"$st/tx_bytes"
-	read -r n1 <"$st/tx_packets"
-	t1=${EPOCHREALTIME/./}
+	topo_tx_read "$stats"
 	p1=$(qp_get '.stats["paced-packets"]')
-	# IP bytes, the unit max-rate paces: frames less their 14-byte header.
-	window_mbps=$(awk -v b=$((b1 - b0 - 14 * (n1 - n0))) -v t=$((t1 - t0)) \
+	window_mbps=$(awk -v b=$((tx_ip_bytes - bytes0)) -v t=$((tx_us - us0)) \
 		'BEGIN { printf "%.1f", b * 8 / t }')
 	window_paced=$((p1 - p0))
 }

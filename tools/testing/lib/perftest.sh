@@ -32,25 +32,24 @@ perftest_wait_listen() {
 }
 
 # perftest_watch HOST PID: follow HOST's netdev while process PID runs,
-# every 20 ms, with builtins; print the IP bytes it sent (frames less 14
-# bytes of Ethernet header each) between the first and the last sample in
-# which its counter moved, and the microseconds between those samples.
+# every 20 ms; print the IP bytes it sent between the first and the last
+# sample in which its counter moved, and the microseconds between them.
 perftest_watch() {
-	local stats b p t bl pl tl b1= p1 t1
-	stats=/sys/class/net/$(topo_dev "$1")/statistics
-	read -r bl <"$stats/tx_bytes"
+	local stats first last t_first t_last
+
+	stats=$(topo_tx_stats "$1")
+	topo_tx_read "$stats"
+	last=$tx_ip_bytes
 	while kill -0 "$2" 2>/dev/null; do
-		read -r b <"$stats/tx_bytes"
-		read -r p <"$stats/tx_packets"
-		t=${EPOCHREALTIME/./}
-		if [ "$b" != "$bl" ]; then
-			[ -n "$b1" ] || { b1=$b p1=$p t1=$t; }
-			bl=$b pl=$p tl=$t
+		topo_tx_read "$stats"
+		if [ "$tx_ip_bytes" != "$last" ]; then
+			[ -n "${t_first:-}" ] || { first=$tx_ip_bytes t_first=$tx_us; }
+			last=$tx_ip_bytes t_last=$tx_us
 		fi
 		sleep 0.02
 	done
-	[ -n "$b1" ] || { echo "0 0"; return; }
-	echo "$((bl - b1 - 14 * (pl - p1))) $((tl - t1))"
+	[ -n "${t_first:-}" ] || { echo "0 0"; return; }
+	echo "$((last - first)) $((t_last - t_first))"
 }
 
 # perftest_bw TOOL SRC DST SECONDS [EXTRA...]: run TOOL (ib_write_bw, ...)

@@ -266,6 +266,25 @@ topo_tx() {
 	echo "$v"
 }
 
+# topo_tx_stats HOST: the statistics folder of host HOST's netdev, for
+# topo_tx_read.
+topo_tx_stats() {
+	echo "/sys/class/net/$(topo_dev "$1")/statistics"
+}
+
+# topo_tx_read STATS: what the netdev of STATS (topo_tx_stats) has sent,
+# read with builtins in this shell, so that the moment of the reading is
+# known on a loaded VM too: tx_ip_bytes, its frames less their 14-byte
+# Ethernet header (IP bytes, the unit max-rate paces), and tx_us, when.
+topo_tx_read() {
+	local bytes packets
+
+	read -r bytes <"$1/tx_bytes"
+	read -r packets <"$1/tx_packets"
+	tx_us=${EPOCHREALTIME/./}
+	tx_ip_bytes=$((bytes - 14 * packets))
+}
+
 # topo_port_bytes HOST rx|tx: bytes the switch port towards HOST received
 # from it or sent to it.
 topo_port_bytes() {
