@@ -220,6 +220,7 @@ static __always_inline unsigned int __rxe_cc_egress(struct sk_buff *skb,
 		qp->remote_qpn = remote_qpn;
 		roce_pkt_daddr(skb, &pkt, &qp->peer);
 		qp->peer_v6 = pkt.v6;
+		qp->transport = roce_opcode_transport(pkt.bth.opcode);
 		spin_unlock_bh(&qp->lock);
 	}
 	/*

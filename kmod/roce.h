@@ -55,6 +55,12 @@ static inline bool roce_opcode_is_known(u8 opcode)
 	       opcode == ROCE_OPCODE_CNP;
 }
 
+/* The service type (enum rxe_cc_transport): an opcode's top three bits. */
+static inline u8 roce_opcode_transport(u8 opcode)
+{
+	return opcode >> 5;
+}
+
 /*
  * Packets a responder sends: RC RDMA READ responses (0x0d..0x10), ACK
  * (0x11) and ATOMIC ACK (0x12). They answer the peer's requests and are

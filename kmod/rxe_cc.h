@@ -168,6 +168,7 @@ struct rxe_cc_qp {
 	spinlock_t lock;			/* all below */
 	u32 remote_qpn;
 	bool peer_v6;
+	u8 transport;				/* enum rxe_cc_transport */
 	struct in6_addr peer;			/* v4 as a mapped address */
 	struct dcqcn_flow flow;
 	u64 last_cnp_ns;			/* per-QP CNP spacing */
@@ -331,6 +332,7 @@ struct rxe_cc_qp_snapshot {
 	u64 stats[RXE_CC_QP_NCOUNTERS];
 	struct in6_addr peer;
 	bool peer_v6;
+	u8 transport;
 	u8 dcqcn_mode;
 	u32 remote_qpn;
 	u32 min_rate_mbps;

@@ -235,14 +235,15 @@ def test_qp_output():
     qps = json_of("qp", "show")
     assert len(qps) == 2, qps
     q = qps[0]
-    want = {"dev": "rxe0", "qpn": 17, "remote-qpn": 18, "peer": "10.0.0.2", "rate": 50.5,
+    want = {"dev": "rxe0", "qpn": 17, "transport": "rc", "remote-qpn": 18, "peer": "10.0.0.2", "rate": 50.5,
             "target-rate": 100.0, "alpha": 512, "timer-stage": 1, "byte-stage": 0,
             "limited": True, "queue": 3, "idle-ms": 5, "dcqcn": "off", "max-rate": 20}
     assert q == want, f"{q} != {want}"
     assert qps[1]["peer"] == "fd00::1" and qps[1]["dcqcn"] == "device", qps[1]
+    assert qps[1]["transport"] == "ud", qps[1]
     assert "max-rate" not in qps[1] and "min-rate" not in qps[1], qps[1]
     rc, out, _, _ = run.rocectl("qp", "show", "dev", "rxe0", "qpn", "17")
-    line = ("dev rxe0 qpn 17 remote-qpn 18 peer 10.0.0.2 rate 50.500Mbit "
+    line = ("dev rxe0 qpn 17 transport rc remote-qpn 18 peer 10.0.0.2 rate 50.500Mbit "
             "target-rate 100Mbit alpha 512 timer-stage 1 byte-stage 0 limited on queue 3 "
             "idle-ms 5 dcqcn off max-rate 20")
     assert rc == 0 and out.strip() == line, f"{out.strip()!r}"

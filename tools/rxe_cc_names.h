@@ -70,6 +70,21 @@ static inline const char *rxe_cc_rate_reason_name(unsigned int value)
 	return value < sizeof(names) / sizeof(names[0]) ? names[value] : NULL;
 }
 
+/* enum rxe_cc_transport's names. */
+static inline const char *rxe_cc_transport_name(unsigned int value)
+{
+	static const char *const names[] = {
+		[RXE_CC_TRANSPORT_RC] = "rc",
+		[RXE_CC_TRANSPORT_UC] = "uc",
+		[RXE_CC_TRANSPORT_RD] = "rd",
+		[RXE_CC_TRANSPORT_UD] = "ud",
+		[RXE_CC_TRANSPORT_CNP] = "cnp",
+		[RXE_CC_TRANSPORT_XRC] = "xrc",
+	};
+
+	return value < sizeof(names) / sizeof(names[0]) ? names[value] : NULL;
+}
+
 /* Each notification's name, by its command: the op's without -ntf. */
 static inline const char *rxe_cc_ntf_name(unsigned int value)
 {

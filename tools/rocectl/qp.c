@@ -26,6 +26,11 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 	pr_open(NULL);
 	pr_str("dev", dev_of(tb));
 	pr_u64("qpn", mnl_attr_get_u32(qa[RXE_CC_A_QP_NUM]));
+	if (qa[RXE_CC_A_QP_TRANSPORT]) {
+		const char *name = rxe_cc_transport_name(mnl_attr_get_u32(qa[RXE_CC_A_QP_TRANSPORT]));
+
+		pr_str("transport", name ? name : "unknown");
+	}
 	if (qa[RXE_CC_A_QP_REMOTE_NUM])
 		pr_u64("remote-qpn", mnl_attr_get_u32(qa[RXE_CC_A_QP_REMOTE_NUM]));
 	if (qa[RXE_CC_A_QP_PEER]) {

@@ -45,6 +45,25 @@ enum rxe_cc_rate_reason {
 	RXE_CC_RATE_CEILING,
 };
 
+/**
+ * enum rxe_cc_transport - A QP's service type, as the top three bits of its
+ *   packets' BTH opcodes give it.
+ * @RXE_CC_TRANSPORT_RC: Reliable connected, acknowledged.
+ * @RXE_CC_TRANSPORT_UC: Unreliable connected.
+ * @RXE_CC_TRANSPORT_RD: Reliable datagram.
+ * @RXE_CC_TRANSPORT_UD: Unreliable datagram, one peer per packet.
+ * @RXE_CC_TRANSPORT_CNP: Congestion notification.
+ * @RXE_CC_TRANSPORT_XRC: Extended reliable connected.
+ */
+enum rxe_cc_transport {
+	RXE_CC_TRANSPORT_RC,
+	RXE_CC_TRANSPORT_UC,
+	RXE_CC_TRANSPORT_RD,
+	RXE_CC_TRANSPORT_UD,
+	RXE_CC_TRANSPORT_CNP,
+	RXE_CC_TRANSPORT_XRC,
+};
+
 enum {
 	RXE_CC_A_UNSPEC,
 	RXE_CC_A_DEV_INDEX,
@@ -152,6 +171,7 @@ enum {
 	RXE_CC_A_QP_DCQCN,
 	RXE_CC_A_QP_MIN_RATE,
 	RXE_CC_A_QP_MAX_RATE,
+	RXE_CC_A_QP_TRANSPORT,
 
 	__RXE_CC_A_QP_MAX,
 	RXE_CC_A_QP_MAX = (__RXE_CC_A_QP_MAX - 1)

@@ -198,6 +198,8 @@ static struct nlmsghdr *fake_qp(int which)
 	nest = mnl_attr_nest_start(nlh, RXE_CC_A_QP);
 	mnl_attr_put_u32(nlh, RXE_CC_A_QP_NUM, which ? 18 : 17);
 	mnl_attr_put_u32(nlh, RXE_CC_A_QP_REMOTE_NUM, which ? 17 : 18);
+	mnl_attr_put_u32(nlh, RXE_CC_A_QP_TRANSPORT,
+			 which ? RXE_CC_TRANSPORT_UD : RXE_CC_TRANSPORT_RC);
 	if (which)
 		mnl_attr_put(nlh, RXE_CC_A_QP_PEER, sizeof(v6), v6);
 	else
