@@ -5,7 +5,8 @@
 # rxe_cc_diagnose.sh: hand-made CNPs (bad, stray, forged), a CNP spacing
 # longer than the test, a switch that marks every packet, a QP capped
 # beside a free one, a host firewall that drops its CNPs, ACKs later than
-# the QP's timeout, and a QP destroyed with packets in the pacer. These
+# the QP's timeout, a QP destroyed with packets in the pacer, and a QP
+# whose ACKs its host's firewall drops. These
 # judge the host's rules on real counters; the counters themselves are
 # checked on every kernel by rxe_cc_cnp.sh and rxe_cc_control.sh, so this
 # runs on the default kernel only (make check's time budget, README).
@@ -86,13 +87,36 @@ late_acks() {
 	PERFTEST_QP_TIMEOUT=12 flows 1 && diagnose && expect resends-without-loss rxe3
 }
 
+# drop_acks_to QPN: host 1's firewall drops what comes in for its QP QPN
+# (the BTH's destination QP, bytes 5-7 after the UDP header): ACKs, CNPs.
+drop_acks_to() {
+	nft -f - <<-EOF
+		table inet rxecc_diag {
+			chain in {
+				type filter hook input priority 0;
+				iifname "$(topo_dev 1)" udp dport 4791 @th,104,24 $1 drop
+			}
+		}
+	EOF
+}
+
+acks_dropped() {
+	# From just before the interval nothing reaches flow 1's QP: it resends
+	# its window on each timeout (268 ms, perftest -u 16), for ever
+	# (perftest's retry count is 7, which means no limit), so rxe's
+	# retry-exceeded is left to the unit test. The responder counts the
+	# resends as duplicates.
+	healthy_port && PERFTEST_QP_TIMEOUT=16 flows 1 && drop_acks_to "${flow_qpn[1]}" &&
+		diagnose && expect qp-stalled "rxe1 ${flow_qpn[1]}" -- resends-without-loss cnp-lost
+}
+
 paced_qp_destroyed() {
 	# Paced to 1 Mb/s, the QP has packets held when its process dies.
 	flows 1 && rocectl qp set dev rxe1 qpn "${flow_qpn[1]}" min-rate 1 max-rate 1 && sleep 1 || return 1
 	diagnose 2 flows_stop && expect paced-dropped rxe1
 }
 
-diag_setup 7
+diag_setup 8
 ktap_test_result "bad, stray and forged CNPs: cnp-malformed, cnp-unknown-qp, cnp-wrong-source" \
 	with mend bad_cnps
 ktap_test_result "one CNP per 10 s: cnp-suppressed at the receiver" with mend cnp_spacing_too_long
@@ -105,4 +129,6 @@ ktap_test_result "ACKs later than the QP's timeout: resends-without-loss at the 
 	with mend late_acks
 ktap_test_result "a QP destroyed while paced: paced-dropped on its device" \
 	with mend paced_qp_destroyed
+ktap_test_result "no ACK reaches a QP: qp-stalled on it" \
+	with mend acks_dropped
 ktap_finished

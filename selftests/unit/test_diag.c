@@ -32,6 +32,7 @@ static void qp(struct diag_qp *q, const char *dev, uint32_t qpn, uint32_t remote
 	q->remote_known = true;
 	strcpy(q->peer, peer);
 	q->dcqcn = true;
+	q->rc = true;
 	q->min_rate_kbps = 1000;
 }
 
@@ -290,6 +291,13 @@ static void test_loss(void)
 	tap_ok(nfound == 2 && found[0].id == DIAG_LOSS_WITHOUT_CC && !strcmp(found[0].dev, "rxe2") &&
 	       found[1].id == DIAG_CC_NOT_LOADED,
 	       "no rxe_cc: loss-without-cc first, then cc-not-loaded");
+
+	/* 8 timeouts in 5080 packets is no loss finding; a QP that gave up is. */
+	healthy();
+	devs[0].hw[DIAG_HW_RETRY] = 8;
+	devs[0].hw[DIAG_HW_RETRY_EXCEEDED] = 1;
+	run();
+	tap_ok(only(DIAG_RETRY_EXCEEDED, "rxe0", NULL), "one QP gave up: retry-exceeded");
 }
 
 static void test_shares(void)
@@ -314,6 +322,27 @@ static void test_shares(void)
 	qps[0].stat[RXE_CC_A_STAT_TX_BYTES] = 64 * 1024;
 	run();
 	tap_is(nfound, 0, "a group that moved 32 KiB/s on average: too idle to judge");
+
+	/* rxe0's QP keeps resending and nothing comes back: ACKs or its peer gone. */
+	healthy();
+	qps[2].stat[RXE_CC_A_STAT_NP_ECN_MARKED_ROCE_PACKETS] = 0;
+	qps[2].stat[RXE_CC_A_STAT_NP_CNP_SENT] = 0;
+	qps[2].stat[RXE_CC_A_STAT_NP_CNP_SUPPRESSED] = 0;
+	qps[0].stat[RXE_CC_A_STAT_RP_CNP_RECEIVED] = 0;
+	qps[0].stat[RXE_CC_A_STAT_RP_CNP_HANDLED] = 0;
+	qps[0].stat[RXE_CC_A_STAT_RP_RATE_CUTS] = 0;
+	qps[0].stat[RXE_CC_A_STAT_RX_PACKETS] = 0;
+	qps[0].stat[RXE_CC_A_STAT_RX_BYTES] = 0;
+	qps[0].stat[RXE_CC_A_STAT_TX_PACKETS] = 256;
+	run();
+	tap_ok(only(DIAG_QP_STALLED, "rxe0/17", NULL), "256 packets sent, none received: qp-stalled");
+	qps[0].stat[RXE_CC_A_STAT_TX_PACKETS] = 255;
+	run();
+	tap_is(nfound, 0, "255 packets sent, none received: under four ACK periods, not judged");
+	qps[0].stat[RXE_CC_A_STAT_TX_PACKETS] = 5000;
+	qps[0].rc = false;
+	run();
+	tap_is(nfound, 0, "a UD QP that receives nothing: not judged, nothing acknowledges it");
 }
 
 static void test_peer_and_order(void)

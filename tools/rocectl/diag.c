@@ -52,6 +52,13 @@
 #define DIAG_STALLED_DIV 100
 #define DIAG_GROUP_MIN_BPS (64 * 1024)
 
+/*
+ * rxe asks its peer for an ACK at least every 64 packets of an RC QP
+ * (RXE_MAX_PKT_PER_ACK); a QP that sent four times that in the interval
+ * and received nothing at all is not being answered.
+ */
+#define DIAG_UNANSWERED_MIN_PACKETS 256
+
 static const char *const id_names[DIAG_NR] = {
 	[DIAG_NO_TRAFFIC] = "no-traffic",
 	[DIAG_CC_NOT_LOADED] = "cc-not-loaded",
@@ -72,6 +79,7 @@ static const char *const id_names[DIAG_NR] = {
 	[DIAG_QP_STALLED] = "qp-stalled",
 	[DIAG_QP_STARVED] = "qp-starved",
 	[DIAG_PACED_DROPPED] = "paced-dropped",
+	[DIAG_RETRY_EXCEEDED] = "retry-exceeded",
 };
 
 static const struct {
@@ -128,14 +136,17 @@ static const struct {
 		"requests are resent on timeouts although none went missing: ACKs come late (a responder short of CPU, a long queue on the way back) or are lost, or the QP's timeout is too short for the path",
 		"raise the QP's timeout (ibv_modify_qp timeout; perftest -u), and look at the responder's load" },
 	[DIAG_QP_STALLED] = { DIAG_ERROR,
-		"the QP moved almost no data while QPs to the same peer did: it is stuck (go-back-N timeouts, a paced queue that is not released)",
-		"rocectl -s qp show dev DEV qpn QPN (queue, limited, idle-ms); rdma resource show qp" },
+		"the QP is stuck: it sends and nothing comes back (its peer's QP is gone, or the ACKs are dropped on the way back), or it moved almost no data while QPs to the same peer did (go-back-N timeouts, a paced queue that is not released)",
+		"rocectl -s qp show dev DEV qpn QPN (queue, limited, idle-ms); rdma resource show qp on both ends; the path back from the peer" },
 	[DIAG_QP_STARVED] = { DIAG_WARNING,
 		"the QP got far less than its share of the path its peer's QPs share",
 		"compare the QPs' rates and CNPs (rocectl -s qp show); with DCQCN off, enable it" },
 	[DIAG_PACED_DROPPED] = { DIAG_WARNING,
 		"packets held by the pacer were freed because their QP died (destroyed or reaped while paced)",
 		"check the application's QP teardown; rocectl monitor shows the QP's rate before it" },
+	[DIAG_RETRY_EXCEEDED] = { DIAG_ERROR,
+		"QPs gave up: their peer did not answer within their timeout, retry count times over, and their work requests completed with a retry-exceeded error (the QP is in the error state)",
+		"look for a qp-stalled QP and the path back from its peer; raise the QP's timeout or retry count where the path is slow" },
 };
 
 const char *diag_hw_name(enum diag_hw hw)
@@ -502,7 +513,14 @@ static bool data_sender(const struct diag_qp *q)
 	return q->peer[0] && (q->stat[RXE_CC_A_STAT_TX_BYTES] >= rx || rx < DIAG_GROUP_MIN_BPS);
 }
 
-/* Shares among the QPs that send to one peer. */
+/* An RC QP that sends and gets no ACK, NAK or response back. */
+static bool unanswered(const struct diag_qp *q)
+{
+	return q->rc && q->stat[RXE_CC_A_STAT_TX_PACKETS] >= DIAG_UNANSWERED_MIN_PACKETS &&
+	       !q->stat[RXE_CC_A_STAT_RX_PACKETS];
+}
+
+/* Shares among the QPs that send to one peer; a QP not answered at all. */
 static void rule_shares(const struct diag_input *in, struct diag_out *o)
 {
 	struct diag_finding *f;
@@ -513,6 +531,14 @@ static void rule_shares(const struct diag_input *in, struct diag_out *o)
 		uint64_t total = 0, mine = q->stat[RXE_CC_A_STAT_TX_BYTES], mean;
 		int n = 0;
 
+		if (unanswered(q)) {
+			f = add(o, DIAG_QP_STALLED, q->dev, q->qpn,
+				"sent %llu packets and received none: no ACK came back",
+				(unsigned long long)q->stat[RXE_CC_A_STAT_TX_PACKETS]);
+			evidence(f, "tx-packets", q->stat[RXE_CC_A_STAT_TX_PACKETS]);
+			evidence(f, "rx-packets", 0);
+			continue;
+		}
 		if (!data_sender(q))
 			continue;
 		for (j = 0; j < in->nqps; j++)
@@ -556,6 +582,28 @@ static void rule_pacer(const struct diag_input *in, struct diag_out *o)
 	}
 }
 
+/*
+ * QPs that gave up on their peer. One is enough: each is a QP in the error
+ * state, its work requests failed.
+ */
+static void rule_retries(const struct diag_input *in, struct diag_out *o)
+{
+	struct diag_finding *f;
+	int i;
+
+	for (i = 0; i < in->ndevs; i++) {
+		const struct diag_dev *d = &in->devs[i];
+		uint64_t gave_up = d->hw[DIAG_HW_RETRY_EXCEEDED];
+
+		if (!d->has_hw || !gave_up)
+			continue;
+		f = add(o, DIAG_RETRY_EXCEEDED, d->name, -1,
+			"%llu QPs gave up after %llu timeouts", (unsigned long long)gave_up,
+			(unsigned long long)d->hw[DIAG_HW_RETRY]);
+		hw_evidence(f, d);
+	}
+}
+
 int diag_run(const struct diag_input *in, struct diag_finding *out, int max)
 {
 	struct diag_out o = { .f = out, .max = max };
@@ -574,6 +622,7 @@ int diag_run(const struct diag_input *in, struct diag_finding *out, int max)
 		rule_loss(in, &o);
 		rule_shares(in, &o);
 		rule_pacer(in, &o);
+		rule_retries(in, &o);
 	}
 	return o.n;
 }

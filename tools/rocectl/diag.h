@@ -49,6 +49,7 @@ struct diag_qp {
 	bool remote_known;
 	char peer[48];		/* the peer's address, as text; "" if unknown */
 	bool dcqcn;		/* DCQCN acts on its CNPs (its own or its device's) */
+	bool rc;		/* reliable connected: its peer acknowledges it */
 	uint32_t min_rate_kbps;	/* the floor DCQCN holds it at */
 	uint64_t stat[RXE_CC_A_STAT_MAX + 1];	/* deltas, by attribute */
 	/* Its rate, sampled through the interval while it sent. */
@@ -96,6 +97,7 @@ enum diag_id {
 	DIAG_QP_STALLED,
 	DIAG_QP_STARVED,
 	DIAG_PACED_DROPPED,
+	DIAG_RETRY_EXCEEDED,
 	DIAG_NR
 };
 
