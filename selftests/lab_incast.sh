@@ -17,6 +17,7 @@ top=$(cd "$here/.." && pwd)
 
 out=$top/.cache/check/lab-incast
 rm -rf "$out"
+mkdir -p "${out%/*}"
 table=$out/table.json
 
 # run_field RUN EXPR: a jq expression on the named run's results.
