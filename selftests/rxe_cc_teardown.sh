@@ -3,13 +3,17 @@
 #
 # Teardown under load: while QPs are paced hard (their packets held in
 # rxe_cc's queues and its hrtimer armed), netlink dumps run in a loop and a
-# monitor listens, rxe_cc is unloaded, the QPs' processes are killed, and
-# the rxe device is deleted under them. Each must finish promptly, leave no
-# packet held and no state behind, and the next round must start from a
-# clean slate. On the debug kernel the runner adds KASAN, lockdep, debug
-# objects (the pacer's timer freed while armed) and kmemleak.
+# monitor listens, rxe_cc is unloaded, the QPs' processes are killed, the
+# rxe device is deleted under them, and its netdev goes down. Each must
+# finish promptly, leave no packet held and no state behind, and the next
+# round must start from a clean slate. On the debug kernel the runner adds
+# KASAN, lockdep, debug objects (the pacer's timer freed while armed) and
+# kmemleak.
 #
-# TEARDOWN_ROUNDS (default 2) is the rounds of each kind.
+# TEARDOWN_ROUNDS (default 2) is the rounds of each kind. Each kind says
+# how much unreclaimable slab grew over its second half of rounds (the
+# first fills caches); from SLAB_JUDGED_ROUNDS rounds on (make stress) more
+# than SLAB_KB_PER_ROUND a round fails it.
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
@@ -19,6 +23,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/rocectl.sh"
 
 ROUNDS=${TEARDOWN_ROUNDS:-2}
+SLAB_FROM=$(((ROUNDS + 1) / 2))
+# A round makes and ends four QPs and their processes. Single rounds moved
+# unreclaimable slab by -4 to +212 kB here, caches settling; over a
+# hundred rounds that is under 2 kB a round, and the four QP states (about
+# 500 bytes each) or sockets of a leaking round are more.
+SLAB_JUDGED_ROUNDS=50
+SLAB_KB_PER_ROUND=2
 # Paced far below what the flow offers: the queues stay full.
 CAP_MBPS=5
 
@@ -52,6 +63,23 @@ stop_load() {
 	return 0
 }
 
+# slab_kb: unreclaimable slab in kB, where a leaked allocation stays.
+slab_kb() {
+	sync
+	awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo
+}
+
+# slab_after KIND KB: say how much unreclaimable slab grew since KB, taken
+# after KIND's round SLAB_FROM, and judge it when there were enough rounds.
+slab_after() {
+	local kind=$1 kb0=$2 kb1 rounds=$((ROUNDS - SLAB_FROM))
+	sleep 2		# RCU frees what the last round let go
+	kb1=$(slab_kb)
+	ktap_print_msg "$kind: unreclaimable slab ${kb0} -> ${kb1} kB over $rounds rounds"
+	[ "$ROUNDS" -lt $SLAB_JUDGED_ROUNDS ] || [ $((kb1 - kb0)) -le $((SLAB_KB_PER_ROUND * rounds)) ] ||
+		fail "$kind: slab grew $((kb1 - kb0)) kB in $rounds rounds"
+}
+
 # within SECS CMD...: CMD must finish within SECS seconds.
 within() {
 	local secs=$1
@@ -60,7 +88,7 @@ within() {
 }
 
 unload_under_load() {
-	local r b0 b1
+	local r b0 b1 kb0
 	for r in $(seq "$ROUNDS"); do
 		modprobe rxe_cc || { fail "modprobe failed in round $r"; return 1; }
 		load || { stop_load; return 1; }
@@ -75,30 +103,39 @@ unload_under_load() {
 		b1=$(topo_tx 1 bytes)
 		stop_load
 		[ "$b1" -gt "$b0" ] || fail "round $r: the flow stopped once rxe_cc was gone" || return 1
+		[ "$r" -ne "$SLAB_FROM" ] || kb0=$(slab_kb)
 	done
 	ktap_print_msg "$ROUNDS unloads with queues full, dumps and a monitor running"
+	slab_after unloads "$kb0"
+}
+
+# held_freed ROUND: the held packets of the dead QPs are let go.
+held_freed() {
+	local held
+	for _ in $(seq 50); do
+		held=$(qp_json rxe1 | jq '[.[].queue] | add // 0')
+		[ "$held" -eq 0 ] && return 0
+		sleep 0.2
+	done
+	fail "round $1: $held packets still held after the QPs died"
 }
 
 kill_under_load() {
-	local r held
+	local r kb0
 	for r in $(seq "$ROUNDS"); do
 		modprobe rxe_cc
 		load || { stop_load; return 1; }
 		stop_load KILL
 		# Destroyed QPs give their held packets up at once.
-		for _ in $(seq 50); do
-			held=$(qp_json rxe1 | jq '[.[].queue] | add // 0')
-			[ "$held" -eq 0 ] && break
-			sleep 0.2
-		done
-		[ "$held" -eq 0 ] || fail "round $r: $held packets still held after the QPs died" ||
-			return 1
+		held_freed "$r" || return 1
+		[ "$r" -ne "$SLAB_FROM" ] || kb0=$(slab_kb)
 	done
 	ktap_print_msg "$ROUNDS kills of paced QPs' processes"
+	slab_after kills "$kb0"
 }
 
 delete_device_under_load() {
-	local r
+	local r kb0
 	for r in $(seq "$ROUNDS"); do
 		modprobe rxe_cc
 		load || { stop_load; return 1; }
@@ -109,12 +146,38 @@ delete_device_under_load() {
 		within 30 rdma link add rxe1 type rxe netdev "$(topo_dev 1)" || return 1
 		within 10 "$ROCECTL" dev show dev rxe1 >/dev/null ||
 			{ fail "round $r: rxe_cc does not show the new rxe1"; return 1; }
-		for _ in $(seq 50); do
-			topo_gid_index 1 4 >/dev/null && break
-			sleep 0.2
-		done
+		wait_gid || return 1
+		[ "$r" -ne "$SLAB_FROM" ] || kb0=$(slab_kb)
 	done
 	ktap_print_msg "$ROUNDS deletions of a device right after its paced QPs died"
+	slab_after deletions "$kb0"
+}
+
+wait_gid() {
+	for _ in $(seq 50); do
+		topo_gid_index 1 4 >/dev/null && return 0
+		sleep 0.2
+	done
+	fail "host 1 has no IPv4 GID"
+}
+
+# The netdev under rxe1 goes down with packets held: what the pacer sends
+# then is dropped by the stack, and the QPs' death frees the rest.
+netdev_down_under_load() {
+	local r kb0
+	for r in $(seq "$ROUNDS"); do
+		modprobe rxe_cc
+		load || { stop_load; return 1; }
+		within 10 ip link set dev "$(topo_dev 1)" down || { stop_load; return 1; }
+		sleep 0.5
+		stop_load KILL
+		held_freed "$r" || return 1
+		within 10 ip link set dev "$(topo_dev 1)" up || return 1
+		wait_gid || return 1
+		[ "$r" -ne "$SLAB_FROM" ] || kb0=$(slab_kb)
+	done
+	ktap_print_msg "$ROUNDS netdevs down under paced QPs"
+	slab_after downs "$kb0"
 }
 
 still_works() {
@@ -126,12 +189,13 @@ still_works() {
 }
 
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan 5
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 defer topo_teardown
 PERFTEST_LOG=$ksft_tmp/teardown-bw.log
 ktap_test_result "rmmod rxe_cc with queues full, dumps and a monitor running" unload_under_load
 ktap_test_result "killing paced QPs' processes frees their held packets" kill_under_load
 ktap_test_result "deleting an rxe device right after its paced QPs died" delete_device_under_load
+ktap_test_result "the netdev going down under paced QPs" netdev_down_under_load
 ktap_test_result "afterwards rxe_cc loads and moves traffic" still_works
 ktap_finished
