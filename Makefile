@@ -5,6 +5,9 @@
 #   make                 build rxe_cc.ko (against KDIR) and the tools
 #   make install         install the module (updates/), rocectl and its man page
 #   make check           install what is needed, then run every test
+#   make check-debug     the hardening tests on the debug kernel (KASAN, ...)
+#   make stress          the fuzzers and teardown rounds at scale on it (hours;
+#                        STRESS_MESSAGES, STRESS_ROUNDS, STRESS_KERNEL)
 #   make bench           the benchmark: throughput ratios, pacing accuracy,
 #                        hook cost, bytes per QP (prints a table; not a test)
 #   make demo            the congestion-control lab (LAB="incast4 --duration 30"
@@ -49,6 +52,12 @@ check-debug:
 	CHECK_KERNELS=debug selftests/check \
 		$$($(MAKE) -s --no-print-directory -C selftests print-TEST_PROGS_DEBUG)
 
+# The fuzzers and teardown rounds at scale on the debug kernel
+# (selftests/stress): hours, so not part of check.
+stress:
+	tools/install-deps
+	selftests/stress
+
 bench:
 	tools/install-deps
 	selftests/bench/run
@@ -76,4 +85,4 @@ clean: modules-clean
 	$(MAKE) -C selftests clean
 	rm -rf .cache
 
-.PHONY: all modules tools install check check-debug bench demo shell regen modules-clean clean
+.PHONY: all modules tools install check check-debug stress bench demo shell regen modules-clean clean

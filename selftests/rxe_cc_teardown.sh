@@ -76,6 +76,9 @@ slab_after() {
 	sleep 2		# RCU frees what the last round let go
 	kb1=$(slab_kb)
 	ktap_print_msg "$kind: unreclaimable slab ${kb0} -> ${kb1} kB over $rounds rounds"
+	# KASAN's quarantine keeps freed objects in slab (the debug kernel grew
+	# 377 kB a round): there kmemleak, which the runner reads, judges.
+	[ ! -e /sys/kernel/debug/kmemleak ] || return 0
 	[ "$ROUNDS" -lt $SLAB_JUDGED_ROUNDS ] || [ $((kb1 - kb0)) -le $((SLAB_KB_PER_ROUND * rounds)) ] ||
 		fail "$kind: slab grew $((kb1 - kb0)) kB in $rounds rounds"
 }
