@@ -83,6 +83,18 @@ slab_after() {
 		fail "$kind: slab grew $((kb1 - kb0)) kB in $rounds rounds"
 }
 
+# rounds KIND ROUND_FN DONE: ROUND_FN ROUND for each round, then DONE
+# said and how much unreclaimable slab grew over the second half of them.
+rounds() {
+	local kind=$1 round_fn=$2 done=$3 r kb0
+	for r in $(seq "$ROUNDS"); do
+		"$round_fn" "$r" || return 1
+		[ "$r" -ne "$SLAB_FROM" ] || kb0=$(slab_kb)
+	done
+	ktap_print_msg "$ROUNDS $done"
+	slab_after "$kind" "$kb0"
+}
+
 # within SECS CMD...: CMD must finish within SECS seconds.
 within() {
 	local secs=$1
@@ -90,26 +102,25 @@ within() {
 	timeout "$secs" "$@" || fail "'$*' failed or took over $secs s (exit $?)"
 }
 
+unload_round() {
+	local b0 b1
+	modprobe rxe_cc || { fail "modprobe failed in round $1"; return 1; }
+	load || { stop_load; return 1; }
+	# A dump in progress holds a reference to the module: rmmod
+	# refuses (EBUSY) until it ends, as for any genetlink family.
+	within 30 bash -c 'until rmmod rxe_cc 2>/dev/null; do sleep 0.05; done' ||
+		{ stop_load; return 1; }
+	# rxe goes on without rxe_cc: the held packets were sent or freed,
+	# and the flow still moves.
+	b0=$(topo_tx 1 bytes)
+	sleep 1
+	b1=$(topo_tx 1 bytes)
+	stop_load
+	[ "$b1" -gt "$b0" ] || fail "round $1: the flow stopped once rxe_cc was gone"
+}
+
 unload_under_load() {
-	local r b0 b1 kb0
-	for r in $(seq "$ROUNDS"); do
-		modprobe rxe_cc || { fail "modprobe failed in round $r"; return 1; }
-		load || { stop_load; return 1; }
-		# A dump in progress holds a reference to the module: rmmod
-		# refuses (EBUSY) until it ends, as for any genetlink family.
-		within 30 bash -c 'until rmmod rxe_cc 2>/dev/null; do sleep 0.05; done' ||
-			{ stop_load; return 1; }
-		# rxe goes on without rxe_cc: the held packets were sent or freed,
-		# and the flow still moves.
-		b0=$(topo_tx 1 bytes)
-		sleep 1
-		b1=$(topo_tx 1 bytes)
-		stop_load
-		[ "$b1" -gt "$b0" ] || fail "round $r: the flow stopped once rxe_cc was gone" || return 1
-		[ "$r" -ne "$SLAB_FROM" ] || kb0=$(slab_kb)
-	done
-	ktap_print_msg "$ROUNDS unloads with queues full, dumps and a monitor running"
-	slab_after unloads "$kb0"
+	rounds unloads unload_round "unloads with queues full, dumps and a monitor running"
 }
 
 # held_freed ROUND: the held packets of the dead QPs are let go.
@@ -123,37 +134,16 @@ held_freed() {
 	fail "round $1: $held packets still held after the QPs died"
 }
 
-kill_under_load() {
-	local r kb0
-	for r in $(seq "$ROUNDS"); do
-		modprobe rxe_cc
-		load || { stop_load; return 1; }
-		stop_load KILL
-		# Destroyed QPs give their held packets up at once.
-		held_freed "$r" || return 1
-		[ "$r" -ne "$SLAB_FROM" ] || kb0=$(slab_kb)
-	done
-	ktap_print_msg "$ROUNDS kills of paced QPs' processes"
-	slab_after kills "$kb0"
+kill_round() {
+	modprobe rxe_cc
+	load || { stop_load; return 1; }
+	stop_load KILL
+	# Destroyed QPs give their held packets up at once.
+	held_freed "$1"
 }
 
-delete_device_under_load() {
-	local r kb0
-	for r in $(seq "$ROUNDS"); do
-		modprobe rxe_cc
-		load || { stop_load; return 1; }
-		stop_load KILL
-		within 30 rdma link del rxe1 || return 1
-		rocectl dev show dev rxe1 >/dev/null 2>&1 &&
-			{ fail "round $r: rxe_cc still shows the deleted rxe1"; return 1; }
-		within 30 rdma link add rxe1 type rxe netdev "$(topo_dev 1)" || return 1
-		within 10 "$ROCECTL" dev show dev rxe1 >/dev/null ||
-			{ fail "round $r: rxe_cc does not show the new rxe1"; return 1; }
-		wait_gid || return 1
-		[ "$r" -ne "$SLAB_FROM" ] || kb0=$(slab_kb)
-	done
-	ktap_print_msg "$ROUNDS deletions of a device right after its paced QPs died"
-	slab_after deletions "$kb0"
+kill_under_load() {
+	rounds kills kill_round "kills of paced QPs' processes"
 }
 
 wait_gid() {
@@ -164,23 +154,38 @@ wait_gid() {
 	fail "host 1 has no IPv4 GID"
 }
 
+delete_round() {
+	modprobe rxe_cc
+	load || { stop_load; return 1; }
+	stop_load KILL
+	within 30 rdma link del rxe1 || return 1
+	rocectl dev show dev rxe1 >/dev/null 2>&1 &&
+		{ fail "round $1: rxe_cc still shows the deleted rxe1"; return 1; }
+	within 30 rdma link add rxe1 type rxe netdev "$(topo_dev 1)" || return 1
+	within 10 "$ROCECTL" dev show dev rxe1 >/dev/null ||
+		{ fail "round $1: rxe_cc does not show the new rxe1"; return 1; }
+	wait_gid
+}
+
+delete_device_under_load() {
+	rounds deletions delete_round "deletions of a device right after its paced QPs died"
+}
+
 # The netdev under rxe1 goes down with packets held: what the pacer sends
 # then is dropped by the stack, and the QPs' death frees the rest.
+netdev_down_round() {
+	modprobe rxe_cc
+	load || { stop_load; return 1; }
+	within 10 ip link set dev "$(topo_dev 1)" down || { stop_load; return 1; }
+	sleep 0.5
+	stop_load KILL
+	held_freed "$1" || return 1
+	within 10 ip link set dev "$(topo_dev 1)" up || return 1
+	wait_gid
+}
+
 netdev_down_under_load() {
-	local r kb0
-	for r in $(seq "$ROUNDS"); do
-		modprobe rxe_cc
-		load || { stop_load; return 1; }
-		within 10 ip link set dev "$(topo_dev 1)" down || { stop_load; return 1; }
-		sleep 0.5
-		stop_load KILL
-		held_freed "$r" || return 1
-		within 10 ip link set dev "$(topo_dev 1)" up || return 1
-		wait_gid || return 1
-		[ "$r" -ne "$SLAB_FROM" ] || kb0=$(slab_kb)
-	done
-	ktap_print_msg "$ROUNDS netdevs down under paced QPs"
-	slab_after downs "$kb0"
+	rounds downs netdev_down_round "netdevs down under paced QPs"
 }
 
 still_works() {
