@@ -262,7 +262,7 @@ topo_qdisc_stats() {
 # the moment of the reading is known on a loaded VM too.
 topo_tx() {
 	local v
-	read -r v <"/sys/class/net/$(topo_dev "$1")/statistics/tx_$2"
+	read -r v <"$(topo_tx_stats "$1")/tx_$2"
 	echo "$v"
 }
 
