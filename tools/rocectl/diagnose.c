@@ -145,7 +145,8 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 	if (len == 4 || len == 16)
 		inet_ntop(len == 4 ? AF_INET : AF_INET6, mnl_attr_get_payload(peer),
 			  r->q.peer, sizeof(r->q.peer));
-	r->q.rc = u32_or(qa[RXE_CC_A_QP_TRANSPORT], RXE_CC_TRANSPORT_UD) == RXE_CC_TRANSPORT_RC;
+	r->q.rc = qa[RXE_CC_A_QP_TRANSPORT] &&
+		  mnl_attr_get_u32(qa[RXE_CC_A_QP_TRANSPORT]) == RXE_CC_TRANSPORT_RC;
 	r->mode = u32_or(qa[RXE_CC_A_QP_DCQCN], RXE_CC_QP_DCQCN_DEVICE);
 	r->min_rate_mbps = u32_or(qa[RXE_CC_A_QP_MIN_RATE], 0);
 	r->rate_kbps = u32_or(qa[RXE_CC_A_QP_RATE_KBPS], 0);
