@@ -100,7 +100,7 @@ const struct nla_policy rxe_cc_np_nl_policy[RXE_CC_A_NP_CNP_PRIO_MODE + 1] = {
 	[RXE_CC_A_NP_CNP_PRIO_MODE] = NLA_POLICY_MAX(NLA_U32, 1),
 };
 
-const struct nla_policy rxe_cc_qp_nl_policy[RXE_CC_A_QP_TRANSPORT + 1] = {
+const struct nla_policy rxe_cc_qp_nl_policy[RXE_CC_A_QP_UDP_SPORT + 1] = {
 	[RXE_CC_A_QP_NUM] = { .type = NLA_U32, },
 	[RXE_CC_A_QP_REMOTE_NUM] = { .type = NLA_U32, },
 	[RXE_CC_A_QP_PEER] = { .type = NLA_BINARY, },
@@ -117,6 +117,7 @@ const struct nla_policy rxe_cc_qp_nl_policy[RXE_CC_A_QP_TRANSPORT + 1] = {
 	[RXE_CC_A_QP_MIN_RATE] = NLA_POLICY_FULL_RANGE(NLA_U32, &rxe_cc_a_qp_min_rate_range),
 	[RXE_CC_A_QP_MAX_RATE] = NLA_POLICY_FULL_RANGE(NLA_U32, &rxe_cc_a_qp_max_rate_range),
 	[RXE_CC_A_QP_TRANSPORT] = NLA_POLICY_MAX(NLA_U32, 5),
+	[RXE_CC_A_QP_UDP_SPORT] = { .type = NLA_U16, },
 };
 
 const struct nla_policy rxe_cc_stat_nl_policy[RXE_CC_A_STAT_PAD + 1] = {

@@ -14,7 +14,7 @@
 /* Common nested types */
 extern const struct nla_policy rxe_cc_dcqcn_nl_policy[RXE_CC_A_DCQCN_INITIAL_ALPHA + 1];
 extern const struct nla_policy rxe_cc_np_nl_policy[RXE_CC_A_NP_CNP_PRIO_MODE + 1];
-extern const struct nla_policy rxe_cc_qp_nl_policy[RXE_CC_A_QP_TRANSPORT + 1];
+extern const struct nla_policy rxe_cc_qp_nl_policy[RXE_CC_A_QP_UDP_SPORT + 1];
 extern const struct nla_policy rxe_cc_stat_nl_policy[RXE_CC_A_STAT_PAD + 1];
 
 /* Ops table for rxe_cc */

@@ -80,6 +80,7 @@ static __always_inline int roce_parse(struct sk_buff *skb, struct roce_pkt *pkt)
 	    skb->len < ip_len + ntohs(udph->len))
 		return -EINVAL;
 	pkt->udp_len = ntohs(udph->len) - sizeof(*udph);
+	pkt->sport = ntohs(udph->source);
 	pkt->bth_off = ip_len + sizeof(*udph);
 	/* A linear BTH (the usual case) is copied inline, without a call. */
 	bth = skb_header_pointer(skb, pkt->bth_off, sizeof(pkt->bth), &pkt->bth);
@@ -211,16 +212,19 @@ static __always_inline unsigned int __rxe_cc_egress(struct sk_buff *skb,
 	WRITE_ONCE(qp->last_seen, jiffies);
 	remote_qpn = roce_bth_dest_qp(&pkt.bth);
 	/*
-	 * An RC QP's peer never changes: the lock is only taken to learn it
-	 * (an unlocked look that races with the learning just learns again).
+	 * An RC QP's peer and UDP source port never change once it is
+	 * connected: the lock is only taken to learn them (an unlocked look
+	 * that races with the learning just learns again).
 	 */
 	if (unlikely(READ_ONCE(qp->remote_qpn) != remote_qpn ||
+		     READ_ONCE(qp->udp_sport) != pkt.sport ||
 		     !roce_pkt_daddr_is(skb, &pkt, &qp->peer))) {
 		spin_lock_bh(&qp->lock);
 		qp->remote_qpn = remote_qpn;
 		roce_pkt_daddr(skb, &pkt, &qp->peer);
 		qp->peer_v6 = pkt.v6;
 		qp->transport = roce_opcode_transport(pkt.bth.opcode);
+		WRITE_ONCE(qp->udp_sport, pkt.sport);
 		spin_unlock_bh(&qp->lock);
 	}
 	/*

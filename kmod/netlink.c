@@ -299,12 +299,13 @@ static int rxe_cc_fill_qp(struct sk_buff *msg, struct rxe_cc_dev *dev, struct rx
 	if (!nest || nla_put_u32(msg, RXE_CC_A_QP_NUM, qp->qpn))
 		goto cancel;
 	/*
-	 * Peer, remote QP and transport are learnt together, from the QP's
-	 * first packet.
+	 * Peer, remote QP, transport and UDP source port are learnt
+	 * together, from the QP's first packet.
 	 */
 	if (snap.remote_qpn != RXE_CC_QPN_UNKNOWN &&
 	    (nla_put_u32(msg, RXE_CC_A_QP_REMOTE_NUM, snap.remote_qpn) ||
 	     nla_put_u32(msg, RXE_CC_A_QP_TRANSPORT, snap.transport) ||
+	     nla_put_u16(msg, RXE_CC_A_QP_UDP_SPORT, snap.udp_sport) ||
 	     nla_put(msg, RXE_CC_A_QP_PEER,
 		     snap.peer_v6 ? sizeof(*peer) : sizeof(peer->s6_addr32[3]),
 		     snap.peer_v6 ? (const void *)peer : &peer->s6_addr32[3])))

@@ -82,6 +82,7 @@ struct roce_pkt {
 	unsigned int udp_len;	/* UDP payload: BTH .. ICRC */
 	bool v6;
 	u8 ecn;
+	u16 sport;		/* UDP source port, host order */
 };
 
 /* The packet's destination address; IPv4 as a mapped address. */

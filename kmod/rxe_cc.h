@@ -169,6 +169,7 @@ struct rxe_cc_qp {
 	u32 remote_qpn;
 	bool peer_v6;
 	u8 transport;				/* enum rxe_cc_transport */
+	u16 udp_sport;				/* its flow's ECMP entropy */
 	struct in6_addr peer;			/* v4 as a mapped address */
 	struct dcqcn_flow flow;
 	u64 last_cnp_ns;			/* per-QP CNP spacing */
@@ -334,6 +335,7 @@ struct rxe_cc_qp_snapshot {
 	bool peer_v6;
 	u8 transport;
 	u8 dcqcn_mode;
+	u16 udp_sport;
 	u32 remote_qpn;
 	u32 min_rate_mbps;
 	u32 max_rate_mbps;

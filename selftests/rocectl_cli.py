@@ -167,6 +167,9 @@ USAGE = [
     (["qp", "set", "dev", "rxe0", "qpn", "17"], "nothing to set"),
     (["qp", "set", "dev", "rxe0", "qpn", "17", "dcqcn", "maybe"], "expected on, off or device"),
     (["qp", "show", "qpn", "17"], "qpn needs its device"),
+    (["qp", "show", "udp-sport", "65536"], "udp-sport: 65536 is out of range (0..65535)"),
+    (["qp", "show", "udp-sport", "x"], 'udp-sport: "x" is not a number'),
+    (["qp", "show", "udp-sport"], 'unknown or incomplete argument "udp-sport"'),
     (["stats", "reset"], "which device? dev DEV"),
     (["monitor", "event", "cnp"], '"cnp" is not cnp-sent, cnp-handled or rate'),
     (["flows", "show"], 'unknown object "flows"'),
@@ -235,7 +238,8 @@ def test_qp_output():
     qps = json_of("qp", "show")
     assert len(qps) == 2, qps
     q = qps[0]
-    want = {"dev": "rxe0", "qpn": 17, "transport": "rc", "remote-qpn": 18, "peer": "10.0.0.2", "rate": 50.5,
+    want = {"dev": "rxe0", "qpn": 17, "transport": "rc", "remote-qpn": 18, "peer": "10.0.0.2",
+            "udp-sport": 53017, "rate": 50.5,
             "target-rate": 100.0, "alpha": 512, "timer-stage": 1, "byte-stage": 0,
             "limited": True, "queue": 3, "idle-ms": 5, "dcqcn": "off", "max-rate": 20}
     assert q == want, f"{q} != {want}"
@@ -243,10 +247,17 @@ def test_qp_output():
     assert qps[1]["transport"] == "ud", qps[1]
     assert "max-rate" not in qps[1] and "min-rate" not in qps[1], qps[1]
     rc, out, _, _ = run.rocectl("qp", "show", "dev", "rxe0", "qpn", "17")
-    line = ("dev rxe0 qpn 17 transport rc remote-qpn 18 peer 10.0.0.2 rate 50.500Mbit "
+    line = ("dev rxe0 qpn 17 transport rc remote-qpn 18 peer 10.0.0.2 udp-sport 53017 rate 50.500Mbit "
             "target-rate 100Mbit alpha 512 timer-stage 1 byte-stage 0 limited on queue 3 "
             "idle-ms 5 dcqcn off max-rate 20")
     assert rc == 0 and out.strip() == line, f"{out.strip()!r}"
+
+
+def test_qp_udp_sport_filter():
+    """udp-sport picks the QPs whose flows carry that source port."""
+    assert [q["qpn"] for q in json_of("qp", "show", "udp-sport", "49153")] == [18]
+    assert [q["qpn"] for q in json_of("qp", "show", "dev", "rxe0", "udp-sport", "53017")] == [17]
+    assert json_of("qp", "show", "udp-sport", "4791") == []
 
 
 def test_same_keys():
@@ -397,6 +408,7 @@ tests = [
     ("bad usage: exit 1, one line, nothing sent", test_usage_errors),
     ("kernel refusals: exit 2, the key and its range", test_kernel_errors),
     ("qp show in JSON and text", test_qp_output),
+    ("qp show udp-sport: the QPs of one flow entropy", test_qp_udp_sport_filter),
     ("text and JSON keys are the same; counters by name", test_same_keys),
     ("dcqcn and np show", test_params_output),
     ("monitor: JSON lines, text, filters", test_monitor),

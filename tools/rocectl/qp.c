@@ -11,17 +11,28 @@
 #include "rocectl.h"
 #include "rxe_cc_names.h"
 
+/* What qp show lists: QPs with this UDP source port, if by_udp_sport. */
+struct qp_filter {
+	int found;
+	bool by_udp_sport;
+	uint16_t udp_sport;
+};
+
 static int qp_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct nlattr *tb[RXE_CC_A_MAX + 1], *qa[RXE_CC_A_QP_MAX + 1];
 	char addr[INET6_ADDRSTRLEN];
-	int *found = data;
+	struct qp_filter *filter = data;
 	uint32_t mode;
 
 	if (parse_top(nlh, tb) || !tb[RXE_CC_A_QP])
 		return MNL_CB_OK;
 	parse_nested(tb[RXE_CC_A_QP], qa, RXE_CC_A_QP_MAX);
-	(*found)++;
+	if (filter->by_udp_sport &&
+	    (!qa[RXE_CC_A_QP_UDP_SPORT] ||
+	     mnl_attr_get_u16(qa[RXE_CC_A_QP_UDP_SPORT]) != filter->udp_sport))
+		return MNL_CB_OK;
+	filter->found++;
 
 	pr_open(NULL);
 	pr_str("dev", dev_of(tb));
@@ -40,6 +51,8 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 			      mnl_attr_get_payload(qa[RXE_CC_A_QP_PEER]), addr, sizeof(addr)))
 			pr_str("peer", addr);
 	}
+	if (qa[RXE_CC_A_QP_UDP_SPORT])
+		pr_u64("udp-sport", mnl_attr_get_u16(qa[RXE_CC_A_QP_UDP_SPORT]));
 	pr_rate_kbps("rate", mnl_attr_get_u32(qa[RXE_CC_A_QP_RATE_KBPS]));
 	pr_rate_kbps("target-rate", mnl_attr_get_u32(qa[RXE_CC_A_QP_TARGET_RATE_KBPS]));
 	pr_u64("alpha", mnl_attr_get_u32(qa[RXE_CC_A_QP_ALPHA]));
@@ -88,16 +101,29 @@ static int parse_qp_id(int argc, char **argv, struct qp_id *id)
 	return used;
 }
 
+/* qp show [ dev DEV [ qpn QPN ] ] [ udp-sport PORT ] */
 static int qp_show(struct nl *nl, int argc, char **argv)
 {
+	struct qp_filter filter = { 0 };
 	struct qp_id id = { 0 };
 	struct set_req r = { 0 };
 	struct nlattr *nest;
-	int used, err, found = 0;
+	int used, err;
+	uint32_t port;
 
 	used = parse_qp_id(argc, argv, &id);
 	if (used < 0)
 		return EXIT_USAGE;
+	if (argc - used >= 2 && !strcmp(argv[used], "udp-sport")) {
+		if (parse_u32("udp-sport", argv[used + 1], &port))
+			return EXIT_USAGE;
+		if (port > UINT16_MAX)
+			return usage_error("udp-sport: %s is out of range (0..65535)",
+					   argv[used + 1]);
+		filter.by_udp_sport = true;
+		filter.udp_sport = port;
+		used += 2;
+	}
 	if (used < argc)
 		return usage_error("unknown or incomplete argument \"%s\" (see rocectl qp help)",
 				   argv[used]);
@@ -114,7 +140,7 @@ static int qp_show(struct nl *nl, int argc, char **argv)
 		mnl_attr_nest_end(r.nlh, nest);
 	}
 	pr_begin_list();
-	err = nl_talk(nl, r.nlh, qp_cb, &found);
+	err = nl_talk(nl, r.nlh, qp_cb, &filter);
 	pr_end_list();
 	if (err) {
 		nl_perror(nl, err, id.by_qpn ? "qpn" : id.dev ? id.dev : "reading QPs");
@@ -191,11 +217,14 @@ int cmd_qp(struct nl *nl, const char *cmd, int argc, char **argv)
 void help_qp(FILE *f)
 {
 	fprintf(f,
-		"Usage: rocectl [ -s ] qp show [ dev DEV [ qpn QPN ] ]\n"
+		"Usage: rocectl [ -s ] qp show [ dev DEV [ qpn QPN ] ] [ udp-sport PORT ]\n"
 		"       rocectl qp set dev DEV qpn QPN [ dcqcn { on | off | device } ]\n"
 		"                      [ min-rate MBPS ] [ max-rate MBPS ]\n"
 		"A QP's overrides win over its device's DCQCN: dcqcn off ignores its CNPs,\n"
 		"max-rate caps it with DCQCN on or off; a rate of 0 is the device's again.\n"
+		"udp-sport lists the QPs whose packets carry that UDP source port, the\n"
+		"field ECMP's five-tuple hash tells their flows apart by.\n"
 		"Examples: rocectl -j -s qp show dev rxe0\n"
+		"          rocectl qp show udp-sport 53017\n"
 		"          rocectl qp set dev rxe0 qpn 17 dcqcn off max-rate 20\n");
 }

@@ -200,6 +200,7 @@ static struct nlmsghdr *fake_qp(int which)
 	mnl_attr_put_u32(nlh, RXE_CC_A_QP_REMOTE_NUM, which ? 17 : 18);
 	mnl_attr_put_u32(nlh, RXE_CC_A_QP_TRANSPORT,
 			 which ? RXE_CC_TRANSPORT_UD : RXE_CC_TRANSPORT_RC);
+	mnl_attr_put_u16(nlh, RXE_CC_A_QP_UDP_SPORT, which ? 49153 : 53017);
 	if (which)
 		mnl_attr_put(nlh, RXE_CC_A_QP_PEER, sizeof(v6), v6);
 	else
