@@ -29,6 +29,7 @@ TOPO_TABLE_BASE=1000
 TOPO_RULE_PREF=10
 TOPO_LOCAL_PREF=100
 topo_hosts=0
+topo_namespaces=()
 
 topo_ip4() { echo "$TOPO_NET4.$1"; }
 topo_ip6() { echo "$TOPO_NET6$1"; }
@@ -45,42 +46,74 @@ topo_rxe_counters() {
 topo_sw() { ip netns exec "$TOPO_NS" "$@"; }
 
 topo_setup() {
-	local n=$1 i j mac
+	local n=$1 i
 
 	[ "$n" -ge 2 ] && [ "$n" -le 16 ] || { echo "topo_setup: 2..16 hosts" >&2; return 1; }
-	topo_hosts=$n
-	ip netns add "$TOPO_NS" || return 1
-	topo_sw ip link set lo up
+	topo_netns_add "$TOPO_NS" || return 1
 	topo_sw ip link add br0 type bridge
 	topo_sw ip link set br0 up
-
 	for i in $(seq "$n"); do
-		ip link add "$(topo_dev "$i")" mtu "$TOPO_MTU" type veth \
-			peer name "$(topo_port "$i")" mtu "$TOPO_MTU" netns "$TOPO_NS" || return 1
-		topo_sw ip link set "$(topo_port "$i")" master br0 up
-		# One receive CPU per switch port, as one wire: a veth hands
-		# a packet to the backlog of the CPU that sent it, so two
-		# packets of one QP sent from two CPUs (rxe's tasklets and
-		# the pacer's timer move between CPUs) could swap places,
-		# and RoCE takes reordering for loss.
-		topo_sw sh -c "echo 1 >/sys/class/net/$(topo_port "$i")/queues/rx-0/rps_cpus" ||
-			return 1
-		ip addr add "$(topo_ip4 "$i")/24" dev "$(topo_dev "$i")"
-		ip addr add "$(topo_ip6 "$i")/64" dev "$(topo_dev "$i")" nodad
-		ip link set "$(topo_dev "$i")" up
-		# The same at the host end: what leaves a switch port is sent
-		# from whichever CPU runs its qdisc (the enqueuer's, or the
-		# CPU of its watchdog timer).
-		echo 1 >"/sys/class/net/$(topo_dev "$i")/queues/rx-0/rps_cpus" || return 1
-		# Each host answers ARP for its own address only: all the
-		# addresses are local to every host end.
-		sysctl -qw "net.ipv4.conf.$(topo_dev "$i").accept_local=1" \
-			"net.ipv4.conf.$(topo_dev "$i").rp_filter=0" \
-			"net.ipv4.conf.$(topo_dev "$i").arp_ignore=1" \
-			"net.ipv4.conf.$(topo_dev "$i").arp_announce=2"
+		topo_host_add "$i" "$TOPO_NS" "$(topo_port "$i")" || return 1
+		topo_sw ip link set "$(topo_port "$i")" master br0 || return 1
 	done
-	sysctl -qw net.ipv4.conf.all.accept_local=1 net.ipv4.conf.all.rp_filter=0
+	topo_hosts_route topo_host_mac || return 1
+}
 
+# topo_host_mac I J: where host I sends what is for host J: on the bridge,
+# straight to J's own interface.
+topo_host_mac() {
+	cat "/sys/class/net/$(topo_dev "$2")/address"
+}
+
+# topo_netns_add NS: a namespace of the fabric, which topo_teardown
+# deletes.
+topo_netns_add() {
+	ip netns add "$1" || return 1
+	topo_namespaces+=("$1")
+	ip netns exec "$1" ip link set lo up
+}
+
+# topo_host_add H NS PORT: host H, its interface roceH in init_net and the
+# other end PORT up in namespace NS.
+topo_host_add() {
+	local h=$1 ns=$2 port=$3
+
+	ip link add "$(topo_dev "$h")" mtu "$TOPO_MTU" type veth \
+		peer name "$port" mtu "$TOPO_MTU" netns "$ns" || return 1
+	ip netns exec "$ns" ip link set "$port" up || return 1
+	# One receive CPU per switch port, as one wire: a veth hands a packet
+	# to the backlog of the CPU that sent it, so two packets of one QP
+	# sent from two CPUs (rxe's tasklets and the pacer's timer move
+	# between CPUs) could swap places, and RoCE takes reordering for loss.
+	ip netns exec "$ns" sh -c "echo 1 >/sys/class/net/$port/queues/rx-0/rps_cpus" ||
+		return 1
+	ip addr add "$(topo_ip4 "$h")/24" dev "$(topo_dev "$h")"
+	ip addr add "$(topo_ip6 "$h")/64" dev "$(topo_dev "$h")" nodad
+	ip link set "$(topo_dev "$h")" up
+	# The same at the host end: what leaves a switch port is sent from
+	# whichever CPU runs its qdisc (the enqueuer's, or the CPU of its
+	# watchdog timer).
+	echo 1 >"/sys/class/net/$(topo_dev "$h")/queues/rx-0/rps_cpus" || return 1
+	# Each host answers ARP for its own address only: all the addresses
+	# are local to every host end.
+	sysctl -qw "net.ipv4.conf.$(topo_dev "$h").accept_local=1" \
+		"net.ipv4.conf.$(topo_dev "$h").rp_filter=0" \
+		"net.ipv4.conf.$(topo_dev "$h").arp_ignore=1" \
+		"net.ipv4.conf.$(topo_dev "$h").arp_announce=2"
+	topo_hosts=$h
+}
+
+# topo_hosts_route MAC_FN: routes between every two of the hosts added, each
+# through its own interface to the MAC address "MAC_FN I J" gives, and
+# their rxe devices.
+topo_hosts_route() {
+	local mac_fn=$1 n=$topo_hosts i j mac
+
+	sysctl -qw net.ipv4.conf.all.accept_local=1 net.ipv4.conf.all.rp_filter=0
+	# A port's buffer is its qdisc's. Every port hands its packets to one
+	# CPU's backlog (rps_cpus), which by default drops beyond 1000: fewer
+	# than 16 QPs' windows of 64 packets, sent in one burst.
+	sysctl -qw net.core.netdev_max_backlog=10000
 	# Locally generated packets from one host address to another use the
 	# source host's table (iif lo keeps arriving packets out of it); the
 	# local table moves below these rules.
@@ -97,7 +130,7 @@ topo_setup() {
 				src "$(topo_ip6 "$i")" table $((TOPO_TABLE_BASE + i))
 			# Static neighbours: a host would not answer ARP/ND for
 			# an address that is local to the one asking.
-			mac=$(cat "/sys/class/net/$(topo_dev "$j")/address")
+			mac=$("$mac_fn" "$i" "$j") || return 1
 			ip neigh replace "$(topo_ip4 "$j")" lladdr "$mac" \
 				dev "$(topo_dev "$i")" nud permanent
 			ip -6 neigh replace "$(topo_ip6 "$j")" lladdr "$mac" \
@@ -115,7 +148,7 @@ topo_setup() {
 }
 
 topo_teardown() {
-	local i
+	local i ns
 
 	for i in $(seq "$topo_hosts"); do
 		rdma link del "$(topo_rxe "$i")" 2>/dev/null
@@ -132,9 +165,12 @@ topo_teardown() {
 		ip -6 rule add pref 0 lookup local
 		ip -6 rule del pref $TOPO_LOCAL_PREF lookup local
 	fi
-	# Deleting the namespace deletes the switch ends, and with them the
-	# host ends of the veth pairs.
-	ip netns del "$TOPO_NS" 2>/dev/null
+	# Deleting a namespace deletes the veth ends in it, and with them
+	# the host ends.
+	for ns in "${topo_namespaces[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	topo_namespaces=()
 	topo_hosts=0
 }
 
@@ -181,9 +217,15 @@ topo_gid_index() {
 	return 1
 }
 
-# topo_bottleneck HOST RATE [red MIN MAX PROB LIMIT [nodrop] | fifo LIMIT |
-#                 netem LOSS LIMIT | red2 MIN MAX PROB LIMIT [nodrop]]
-# Limit the switch port towards HOST to RATE (tc units, e.g. 50mbit) with an
+# topo_bottleneck HOST RATE QUEUE...: the congestion point on the switch
+# port towards HOST, a topo_queue.
+topo_bottleneck() {
+	topo_queue "$TOPO_NS" "$(topo_port "$1")" "${@:2}"
+}
+
+# topo_queue NS DEV RATE [red MIN MAX PROB LIMIT [nodrop] | fifo LIMIT |
+#            netem LOSS LIMIT | red2 MIN MAX PROB LIMIT [nodrop]]
+# Limit the egress of DEV in namespace NS to RATE (tc units, e.g. 50mbit) with an
 # HTB class, queueing in RED with ECN marking (thresholds and limit in bytes,
 # probability 0..1), in a plain tail-drop FIFO of LIMIT packets, or in a
 # FIFO of LIMIT packets that loses LOSS percent of them at random. RED drops
@@ -199,30 +241,30 @@ topo_gid_index() {
 # DCQCN incast got 30 Mb/s through a 50 Mb/s port). A burst of 2 ms at RATE
 # lets the port catch up, as a real port's serializer never falls behind
 # (the same incast: 40 Mb/s); an idle port saves no more than that.
-topo_bottleneck() {
-	local port rate=$2 kind=${3:-red} burst hb
-	port=$(topo_port "$1")
+topo_queue() {
+	local tc=(ip netns exec "$1" tc) port=$2 rate=$3 kind=${4:-red} burst hb
+	shift	# the queue's arguments from $4 on, as topo_bottleneck's
 	hb=$(($(topo_mbit "$rate") * 1000000 / 8 / 500))
 	[ "$hb" -ge 3200 ] || hb=3200
-	topo_sw tc qdisc del dev "$port" root 2>/dev/null
+	"${tc[@]}" qdisc del dev "$port" root 2>/dev/null
 	if [ "$kind" = red2 ]; then
-		topo_sw tc qdisc add dev "$port" root handle 1: htb default 2 &&
-			topo_sw tc class add dev "$port" parent 1: classid 1:5 htb \
+		"${tc[@]}" qdisc add dev "$port" root handle 1: htb default 2 &&
+			"${tc[@]}" class add dev "$port" parent 1: classid 1:5 htb \
 				rate "$rate" ceil "$rate" burst $hb cburst $hb &&
-			topo_sw tc class add dev "$port" parent 1:5 classid 1:1 htb \
+			"${tc[@]}" class add dev "$port" parent 1:5 classid 1:1 htb \
 				rate "$(($(topo_mbit "$rate") / 2))mbit" ceil "$rate" \
 				burst $hb cburst $hb &&
-			topo_sw tc class add dev "$port" parent 1:5 classid 1:2 htb \
+			"${tc[@]}" class add dev "$port" parent 1:5 classid 1:2 htb \
 				rate "$(($(topo_mbit "$rate") / 2))mbit" ceil "$rate" \
 				burst $hb cburst $hb &&
-			topo_sw tc qdisc add dev "$port" parent 1:2 handle 20: bfifo limit "$7" &&
-			topo_sw tc filter add dev "$port" parent 1: protocol ip prio 1 u32 \
+			"${tc[@]}" qdisc add dev "$port" parent 1:2 handle 20: bfifo limit "$7" &&
+			"${tc[@]}" filter add dev "$port" parent 1: protocol ip prio 1 u32 \
 				match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:1 ||
 			return 1
 		kind=red
 	else
-		topo_sw tc qdisc add dev "$port" root handle 1: htb default 1 || return 1
-		topo_sw tc class add dev "$port" parent 1: classid 1:1 htb rate "$rate" \
+		"${tc[@]}" qdisc add dev "$port" root handle 1: htb default 1 || return 1
+		"${tc[@]}" class add dev "$port" parent 1: classid 1:1 htb rate "$rate" \
 			ceil "$rate" burst $hb cburst $hb || return 1
 	fi
 	case $kind in
@@ -230,18 +272,18 @@ topo_bottleneck() {
 		# RED's burst: packets of avpkt that may pass before marking
 		# starts, the customary (2 * min + max) / (3 * avpkt).
 		burst=$(((2 * $4 + $5) / (3 * 1000) + 1))
-		topo_sw tc qdisc add dev "$port" parent 1:1 handle 10: red \
+		"${tc[@]}" qdisc add dev "$port" parent 1:1 handle 10: red \
 			limit "$7" min "$4" max "$5" avpkt 1000 burst "$burst" \
 			probability "$6" bandwidth "$rate" ecn ${8:+"$8"}
 		;;
 	fifo)
-		topo_sw tc qdisc add dev "$port" parent 1:1 handle 10: pfifo limit "$4"
+		"${tc[@]}" qdisc add dev "$port" parent 1:1 handle 10: pfifo limit "$4"
 		;;
 	netem)
-		topo_sw tc qdisc add dev "$port" parent 1:1 handle 10: netem \
+		"${tc[@]}" qdisc add dev "$port" parent 1:1 handle 10: netem \
 			loss random "$4%" limit "$5"
 		;;
-	*) echo "topo_bottleneck: unknown queue $kind" >&2; return 1 ;;
+	*) echo "topo_queue: unknown queue $kind" >&2; return 1 ;;
 	esac
 }
 
@@ -254,7 +296,12 @@ topo_mbit() {
 # topo_qdisc_stats HOST: the switch port's leaf qdisc statistics as JSON
 # (bytes, packets, drops, backlog, qlen, and RED's marked/early/pdrop).
 topo_qdisc_stats() {
-	topo_sw tc -s -j qdisc show dev "$(topo_port "$1")" parent 1:1
+	topo_queue_stats "$TOPO_NS" "$(topo_port "$1")"
+}
+
+# topo_queue_stats NS DEV: the same of a topo_queue.
+topo_queue_stats() {
+	ip netns exec "$1" tc -s -j qdisc show dev "$2" parent 1:1
 }
 
 # topo_tx HOST bytes|packets: what host HOST's netdev has sent: its RoCE
