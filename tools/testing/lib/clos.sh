@@ -1,0 +1,231 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# A two-tier leaf-spine (folded Clos) fabric inside one VM, for selftests
+# and labs: the fabric of topo.sh's hosts when one switch is not enough to
+# show ECMP, a second congestion point or oversubscription.
+#
+# The hosts are topo.sh's (roceN in init_net, where rxe works on every
+# kernel, with rxeN on it), but their other ends are ports of a leaf
+# router instead of a bridge. Every leaf and every spine is a namespace
+# that routes IPv4: a leaf reaches its own hosts over their ports and every
+# other host over one equal-cost path per spine, as a multipath route; a
+# spine reaches each host through that host's leaf. The leaf picks a
+# path per packet by the hash of its headers (fib_multipath_hash_policy),
+# so what spreads RoCEv2 flows is the one field that differs between the
+# QPs of two hosts: the UDP source port rxe derives from the QP numbers.
+# Every link can carry a congestion point (topo_queue) in each direction.
+# IPv6 is not routed: the hosts' IPv6 GIDs reach no one through the fabric.
+#
+#   clos_setup LEAVES SPINES HOSTS_PER_LEAF
+#                             leaves 1..LEAVES, spines 1..SPINES, hosts
+#                             1..LEAVES*HOSTS_PER_LEAF, host H under leaf
+#                             (H - 1) / HOSTS_PER_LEAF + 1
+#   clos_hash l3|l4|FIELDS    the multipath hash of every router
+#   clos_link_queue LEAF SPINE up|down RATE QUEUE...
+#                             a topo_queue on a link: up from the leaf,
+#                             down from the spine
+#   clos_link_stats LEAF SPINE up|down
+#   clos_paths_watch LEAF / clos_paths LEAF
+#                             which uplink each RoCEv2 flow took
+#   topo_teardown             remove all of it
+#
+# Needs topo.sh sourced first. Tunables (set before sourcing): CLOS_NS, the
+# prefix of the routers' namespaces (by default a new name, rxcl-XXXXXX-;
+# the lab makes it empty, so that its users see leaf1 and spine1);
+# CLOS_LINK_NET, the first two octets of the links' addresses.
+
+CLOS_NS=${CLOS_NS-$(mktemp -u rxcl-XXXXXX-)}
+CLOS_LINK_NET=${CLOS_LINK_NET:-10.79}
+CLOS_MAX_LEAVES=4
+CLOS_MAX_SPINES=4
+clos_leaves=0
+clos_spines=0
+clos_per_leaf=0
+
+clos_leaf_ns() { echo "${CLOS_NS}leaf$1"; }
+clos_spine_ns() { echo "${CLOS_NS}spine$1"; }
+clos_leaf() { ip netns exec "$(clos_leaf_ns "$1")" "${@:2}"; }
+clos_spine() { ip netns exec "$(clos_spine_ns "$1")" "${@:2}"; }
+# clos_leaf_of HOST: the leaf host HOST hangs from.
+clos_leaf_of() { echo $((($1 - 1) / clos_per_leaf + 1)); }
+# A link's two ends are named after what they lead to: leaf L's port
+# towards spine S is spineS, spine S's port towards leaf L is leafL.
+clos_uplink() { echo "spine$1"; }
+clos_downlink() { echo "leaf$1"; }
+# The link between leaf L and spine S is a /30: its leaf end .4L+1, its
+# spine end .4L+2, in CLOS_LINK_NET.S.
+clos_leaf_ip() { echo "$CLOS_LINK_NET.$2.$((4 * $1 + 1))"; }
+clos_spine_ip() { echo "$CLOS_LINK_NET.$2.$((4 * $1 + 2))"; }
+
+# clos_router_add NS: a namespace that forwards IPv4 and has no IPv6, so
+# that nothing but the hosts' traffic crosses its links.
+clos_router_add() {
+	topo_netns_add "$1" || return 1
+	ip netns exec "$1" sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
+		net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+}
+
+# clos_link_add L S: the link between leaf L and spine S, with static
+# neighbours at both ends (no ARP on the links while traffic is counted).
+clos_link_add() {
+	local l=$1 s=$2 up down lns sns
+
+	up=$(clos_uplink "$s")
+	down=$(clos_downlink "$l")
+	lns=$(clos_leaf_ns "$l")
+	sns=$(clos_spine_ns "$s")
+	ip link add "$up" netns "$lns" mtu "$TOPO_MTU" type veth \
+		peer name "$down" netns "$sns" mtu "$TOPO_MTU" || return 1
+	clos_leaf "$l" ip addr add "$(clos_leaf_ip "$l" "$s")/30" dev "$up" &&
+		clos_spine "$s" ip addr add "$(clos_spine_ip "$l" "$s")/30" dev "$down" &&
+		clos_leaf "$l" ip link set "$up" up &&
+		clos_spine "$s" ip link set "$down" up || return 1
+	# One receive CPU per port, as for the hosts' (topo_host_add): a
+	# router forwards from whichever CPU received, and a flow that
+	# crossed two CPUs could arrive out of order.
+	clos_leaf "$l" sh -c "echo 1 >/sys/class/net/$up/queues/rx-0/rps_cpus" &&
+		clos_spine "$s" sh -c "echo 1 >/sys/class/net/$down/queues/rx-0/rps_cpus" ||
+		return 1
+	clos_leaf "$l" ip neigh replace "$(clos_spine_ip "$l" "$s")" nud permanent dev "$up" \
+		lladdr "$(clos_spine "$s" cat "/sys/class/net/$down/address")" &&
+		clos_spine "$s" ip neigh replace "$(clos_leaf_ip "$l" "$s")" nud permanent \
+			dev "$down" lladdr "$(clos_leaf "$l" cat "/sys/class/net/$up/address")"
+}
+
+# clos_host_mac I J: host I sends everything to its leaf's port.
+clos_host_mac() {
+	clos_leaf "$(clos_leaf_of "$1")" cat "/sys/class/net/$(topo_port "$1")/address"
+}
+
+clos_setup() {
+	local l s h hops
+
+	[ "$1" -ge 1 ] && [ "$1" -le $CLOS_MAX_LEAVES ] &&
+		[ "$2" -ge 1 ] && [ "$2" -le $CLOS_MAX_SPINES ] &&
+		[ "$3" -ge 1 ] && [ $(($1 * $3)) -ge 2 ] && [ $(($1 * $3)) -le 16 ] || {
+		echo "clos_setup: 1..$CLOS_MAX_LEAVES leaves, 1..$CLOS_MAX_SPINES spines, 2..16 hosts" >&2
+		return 1
+	}
+	clos_leaves=$1 clos_spines=$2 clos_per_leaf=$3
+	for l in $(seq "$clos_leaves"); do
+		clos_router_add "$(clos_leaf_ns "$l")" || return 1
+	done
+	for s in $(seq "$clos_spines"); do
+		clos_router_add "$(clos_spine_ns "$s")" || return 1
+		for l in $(seq "$clos_leaves"); do
+			clos_link_add "$l" "$s" || return 1
+		done
+	done
+	for h in $(seq $((clos_leaves * clos_per_leaf))); do
+		l=$(clos_leaf_of "$h")
+		topo_host_add "$h" "$(clos_leaf_ns "$l")" "$(topo_port "$h")" || return 1
+		clos_leaf "$l" ip route add "$(topo_ip4 "$h")/32" dev "$(topo_port "$h")" &&
+			clos_leaf "$l" ip neigh replace "$(topo_ip4 "$h")" nud permanent \
+				dev "$(topo_port "$h")" \
+				lladdr "$(cat "/sys/class/net/$(topo_dev "$h")/address")" || return 1
+		for s in $(seq "$clos_spines"); do
+			clos_spine "$s" ip route add "$(topo_ip4 "$h")/32" \
+				via "$(clos_leaf_ip "$l" "$s")" dev "$(clos_downlink "$l")" || return 1
+		done
+		# Every other leaf: one path per spine.
+		for l in $(seq "$clos_leaves"); do
+			[ "$l" = "$(clos_leaf_of "$h")" ] && continue
+			hops=()
+			for s in $(seq "$clos_spines"); do
+				hops+=(nexthop via "$(clos_spine_ip "$l" "$s")" dev "$(clos_uplink "$s")")
+			done
+			clos_leaf "$l" ip route add "$(topo_ip4 "$h")/32" "${hops[@]}" || return 1
+		done
+	done
+	topo_hosts_route clos_host_mac
+}
+
+# clos_hash l3|l4|FIELDS: how every router hashes a packet to pick its path:
+# l3, its addresses (fib_multipath_hash_policy 0); l4, its five-tuple (1);
+# FIELDS, a mask of fib_multipath_hash_fields (policy 3, e.g. 0x0037 for
+# the five-tuple, 0x0020 for the source port alone).
+clos_hash() {
+	local set=() ns
+
+	case $1 in
+	l3) set=(net.ipv4.fib_multipath_hash_policy=0) ;;
+	l4) set=(net.ipv4.fib_multipath_hash_policy=1) ;;
+	0x[0-9a-fA-F]*)
+		set=(net.ipv4.fib_multipath_hash_policy=3 "net.ipv4.fib_multipath_hash_fields=$1") ;;
+	*) echo "clos_hash: l3, l4 or a field mask, not $1" >&2; return 1 ;;
+	esac
+	for ns in "${topo_namespaces[@]}"; do
+		ip netns exec "$ns" sysctl -qw "${set[@]}" || return 1
+	done
+}
+
+# clos_link_end LEAF SPINE up|down: the namespace and port a link's
+# direction leaves from.
+clos_link_end() {
+	case $3 in
+	up) echo "$(clos_leaf_ns "$1") $(clos_uplink "$2")" ;;
+	down) echo "$(clos_spine_ns "$2") $(clos_downlink "$1")" ;;
+	*) echo "clos: a link's direction is up or down, not $3" >&2; return 1 ;;
+	esac
+}
+
+# clos_link_queue LEAF SPINE up|down RATE QUEUE...: a congestion point on
+# one direction of a link (topo_queue's RATE and QUEUE).
+clos_link_queue() {
+	local end
+
+	end=$(clos_link_end "$1" "$2" "$3") || return 1
+	# shellcheck disable=SC2086 # namespace and port, two words
+	topo_queue $end "${@:4}"
+}
+
+# clos_link_stats LEAF SPINE up|down: one JSON line of what the link's
+# direction carried (bytes with their Ethernet headers, packets) and what
+# its queue, if it has one, dropped, marked and holds.
+clos_link_stats() {
+	local end ns port
+
+	end=$(clos_link_end "$1" "$2" "$3") || return 1
+	read -r ns port <<<"$end"
+	{
+		ip netns exec "$ns" ip -s -j link show dev "$port"
+		ip netns exec "$ns" tc -s -j qdisc show dev "$port" parent 1:1 2>/dev/null ||
+			echo '[]'
+	} | jq -cs '(.[0][0].stats64.tx | {bytes, packets}) +
+		{drops: (.[1][0].drops // 0), marked: (.[1][0].marked // 0),
+		 backlog: (.[1][0].backlog // 0)}'
+}
+
+# clos_paths_watch LEAF: count, at leaf LEAF, the RoCEv2 packets it
+# forwards from its hosts, per uplink and UDP source port: which spine each
+# flow took. (Both directions of an RC connection carry the same port; the
+# ACKs coming down are not counted.)
+clos_paths_watch() {
+	clos_leaf "$1" nft -f - <<EOF
+table inet clos {
+	set paths {
+		type ifname . inet_service
+		flags dynamic
+		counter
+	}
+	chain forward {
+		type filter hook forward priority 0
+		iifname "swp*" udp dport 4791 add @paths { oifname . udp sport }
+	}
+}
+EOF
+}
+
+# clos_paths LEAF: what clos_paths_watch counted, one JSON line per flow:
+# {"uplink": "spine2", "sport": 53017, "packets": N, "bytes": N}.
+clos_paths() {
+	clos_leaf "$1" nft -j list set inet clos paths | jq -c '.nftables[] | .set? // empty |
+		.elem[]? | {uplink: .elem.val.concat[0], sport: .elem.val.concat[1]} +
+		(.elem.counter | {packets, bytes})'
+}
+
+# clos_paths_reset LEAF: forget the flows counted so far.
+clos_paths_reset() {
+	clos_leaf "$1" nft flush set inet clos paths
+}
