@@ -100,7 +100,7 @@ const struct nla_policy rxe_cc_np_nl_policy[RXE_CC_A_NP_CNP_PRIO_MODE + 1] = {
 	[RXE_CC_A_NP_CNP_PRIO_MODE] = NLA_POLICY_MAX(NLA_U32, 1),
 };
 
-const struct nla_policy rxe_cc_qp_nl_policy[RXE_CC_A_QP_UDP_SPORT + 1] = {
+const struct nla_policy rxe_cc_qp_nl_policy[RXE_CC_A_QP_RXE_UDP_SPORT + 1] = {
 	[RXE_CC_A_QP_NUM] = { .type = NLA_U32, },
 	[RXE_CC_A_QP_REMOTE_NUM] = { .type = NLA_U32, },
 	[RXE_CC_A_QP_PEER] = { .type = NLA_BINARY, },
@@ -118,9 +118,10 @@ const struct nla_policy rxe_cc_qp_nl_policy[RXE_CC_A_QP_UDP_SPORT + 1] = {
 	[RXE_CC_A_QP_MAX_RATE] = NLA_POLICY_FULL_RANGE(NLA_U32, &rxe_cc_a_qp_max_rate_range),
 	[RXE_CC_A_QP_TRANSPORT] = NLA_POLICY_MAX(NLA_U32, 5),
 	[RXE_CC_A_QP_UDP_SPORT] = { .type = NLA_U16, },
+	[RXE_CC_A_QP_RXE_UDP_SPORT] = { .type = NLA_U16, },
 };
 
-const struct nla_policy rxe_cc_stat_nl_policy[RXE_CC_A_STAT_PAD + 1] = {
+const struct nla_policy rxe_cc_stat_nl_policy[RXE_CC_A_STAT_UDP_SPORT_FAILED + 1] = {
 	[RXE_CC_A_STAT_TX_PACKETS] = { .type = NLA_U64, },
 	[RXE_CC_A_STAT_TX_BYTES] = { .type = NLA_U64, },
 	[RXE_CC_A_STAT_RX_PACKETS] = { .type = NLA_U64, },
@@ -147,6 +148,7 @@ const struct nla_policy rxe_cc_stat_nl_policy[RXE_CC_A_STAT_PAD + 1] = {
 	[RXE_CC_A_STAT_HOOK_RX_NS] = { .type = NLA_U64, },
 	[RXE_CC_A_STAT_HOOK_RX_PACKETS] = { .type = NLA_U64, },
 	[RXE_CC_A_STAT_MONITOR_DROPPED] = { .type = NLA_U64, },
+	[RXE_CC_A_STAT_UDP_SPORT_FAILED] = { .type = NLA_U64, },
 };
 
 /* RXE_CC_CMD_DEV_GET - do */

@@ -194,6 +194,7 @@ static __always_inline unsigned int __rxe_cc_egress(struct sk_buff *skb,
 	struct roce_pkt pkt;
 	u32 qpn, remote_qpn;
 	bool request;
+	u16 port;
 
 	if (!skb->sk || !state->out)
 		return NF_ACCEPT;
@@ -227,6 +228,9 @@ static __always_inline unsigned int __rxe_cc_egress(struct sk_buff *skb,
 		WRITE_ONCE(qp->udp_sport, pkt.sport);
 		spin_unlock_bh(&qp->lock);
 	}
+	port = READ_ONCE(qp->udp_sport_set);
+	if (unlikely(port) && rxe_cc_set_sport(skb, &pkt, port))
+		rxe_cc_dev_count(dev, RXE_CC_C_UDP_SPORT_FAILED, 1);
 	/*
 	 * Requests are ECN-capable whenever rxe_cc runs, as on a NIC with ECN
 	 * on for the priority; whether CNPs are acted on is the RP's choice.

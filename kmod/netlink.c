@@ -305,7 +305,9 @@ static int rxe_cc_fill_qp(struct sk_buff *msg, struct rxe_cc_dev *dev, struct rx
 	if (snap.remote_qpn != RXE_CC_QPN_UNKNOWN &&
 	    (nla_put_u32(msg, RXE_CC_A_QP_REMOTE_NUM, snap.remote_qpn) ||
 	     nla_put_u32(msg, RXE_CC_A_QP_TRANSPORT, snap.transport) ||
-	     nla_put_u16(msg, RXE_CC_A_QP_UDP_SPORT, snap.udp_sport) ||
+	     nla_put_u16(msg, RXE_CC_A_QP_UDP_SPORT, snap.udp_sport_set ?: snap.udp_sport) ||
+	     (snap.udp_sport_set &&
+	      nla_put_u16(msg, RXE_CC_A_QP_RXE_UDP_SPORT, snap.udp_sport)) ||
 	     nla_put(msg, RXE_CC_A_QP_PEER,
 		     snap.peer_v6 ? sizeof(*peer) : sizeof(peer->s6_addr32[3]),
 		     snap.peer_v6 ? (const void *)peer : &peer->s6_addr32[3])))
@@ -444,7 +446,10 @@ int rxe_cc_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return err ?: skb->len;
 }
 
-/* A QP's overrides of its device's DCQCN (rxe_cc_rp_set_overrides()). */
+/*
+ * A QP's overrides of its device's DCQCN (rxe_cc_rp_set_overrides()) and
+ * of its UDP source port.
+ */
 int rxe_cc_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[RXE_CC_A_QP_MAX + 1];
@@ -457,8 +462,9 @@ int rxe_cc_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 	err = rxe_cc_nl_parse_qp(info, tb);
 	if (err)
 		return err;
-	if (!tb[RXE_CC_A_QP_DCQCN] && !tb[RXE_CC_A_QP_MIN_RATE] && !tb[RXE_CC_A_QP_MAX_RATE]) {
-		GENL_SET_ERR_MSG(info, "nothing to set (dcqcn, min-rate, max-rate)");
+	if (!tb[RXE_CC_A_QP_DCQCN] && !tb[RXE_CC_A_QP_MIN_RATE] && !tb[RXE_CC_A_QP_MAX_RATE] &&
+	    !tb[RXE_CC_A_QP_UDP_SPORT]) {
+		GENL_SET_ERR_MSG(info, "nothing to set (dcqcn, min-rate, max-rate, udp-sport)");
 		return -EINVAL;
 	}
 	mutex_lock(&rxe_cc_config_lock);
@@ -480,9 +486,14 @@ int rxe_cc_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 	max_mbps = tb[RXE_CC_A_QP_MAX_RATE] ? nla_get_u32(tb[RXE_CC_A_QP_MAX_RATE]) :
 					      READ_ONCE(qp->max_rate_mbps);
 	err = rxe_cc_rp_set_overrides(qp, cfg, mode, min_mbps, max_mbps);
-	if (err)
+	if (err) {
 		NL_SET_ERR_MSG(info->extack,
 			       "min-rate must not exceed max-rate (the QP's or its device's)");
+		goto out;
+	}
+	/* Last, as it cannot fail: a refused request changes nothing. */
+	if (tb[RXE_CC_A_QP_UDP_SPORT])
+		WRITE_ONCE(qp->udp_sport_set, nla_get_u16(tb[RXE_CC_A_QP_UDP_SPORT]));
 out:
 	rcu_read_unlock();
 	mutex_unlock(&rxe_cc_config_lock);

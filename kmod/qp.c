@@ -92,6 +92,7 @@ void rxe_cc_qp_snapshot(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg, u
 	snap->peer_v6 = qp->peer_v6;
 	snap->transport = qp->transport;
 	snap->udp_sport = qp->udp_sport;
+	snap->udp_sport_set = READ_ONCE(qp->udp_sport_set);
 	snap->queued = skb_queue_len(&qp->queue);
 	snap->idle_ms = jiffies_to_msecs(jiffies - READ_ONCE(qp->last_seen));
 	spin_unlock_bh(&qp->lock);

@@ -7,6 +7,7 @@
  *   np.c       notification point: CE-marked packets -> CNPs
  *   rp.c       reaction point: CNPs -> the QP's DCQCN (dcqcn.c), its events
  *   pacer.c    holds a QP's requests to its rate; frees a dead QP's ones
+ *   sport.c    rewrites a QP's UDP source port where one is set
  *   qp.c       the QP table and its lifetime
  *   dev.c      rxe devices and their configuration
  *   stats.c    reading and resetting counters
@@ -184,6 +185,8 @@ struct rxe_cc_qp {
 
 	/* Overrides of the device's DCQCN, set over netlink. */
 	u8 dcqcn_mode;				/* enum rxe_cc_qp_dcqcn */
+	/* The UDP source port its packets leave with; 0: rxe's own. */
+	u16 udp_sport_set;
 	u32 min_rate_mbps;			/* 0: the device's */
 	u32 max_rate_mbps;			/* 0: the device's */
 
@@ -336,6 +339,7 @@ struct rxe_cc_qp_snapshot {
 	u8 transport;
 	u8 dcqcn_mode;
 	u16 udp_sport;
+	u16 udp_sport_set;
 	u32 remote_qpn;
 	u32 min_rate_mbps;
 	u32 max_rate_mbps;
@@ -383,6 +387,9 @@ void rxe_cc_rp_run(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 bool rxe_cc_rp_at_rest(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg);
 int rxe_cc_rp_set_overrides(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 			    enum rxe_cc_qp_dcqcn mode, u32 min_mbps, u32 max_mbps);
+
+/* sport.c */
+int rxe_cc_set_sport(struct sk_buff *skb, const struct roce_pkt *pkt, u16 sport);
 
 /* hook.c */
 int rxe_cc_hooks_init(void);

@@ -57,7 +57,7 @@ class Spec:
             raw = bytes.fromhex(a["hex"])
             if spec["type"] == "string":
                 out[spec["name"]] = raw.rstrip(b"\0").decode()
-            elif spec["type"] in ("u32", "u64"):
+            elif spec["type"] in ("u16", "u32", "u64"):
                 out[spec["name"]] = int.from_bytes(raw, "little")
             else:
                 out[spec["name"]] = raw
@@ -132,6 +132,10 @@ def test_sets():
            "np-set", {"np": {"cnp-prio-mode": 1, "per-port": 1}, "dev-name": "rxe1"})
     expect(["qp", "set", "dev", "rxe0", "qpn", "17", "dcqcn", "off", "max-rate", "20"],
            "qp-set", {"dev-name": "rxe0", "qp": {"num": 17, "dcqcn": 2, "max-rate": 20}})
+    expect(["qp", "set", "dev", "rxe0", "qpn", "17", "udp-sport", "53000"],
+           "qp-set", {"dev-name": "rxe0", "qp": {"num": 17, "udp-sport": 53000}})
+    expect(["qp", "set", "dev", "rxe0", "qpn", "17", "udp-sport", "0"],
+           "qp-set", {"dev-name": "rxe0", "qp": {"num": 17, "udp-sport": 0}})
     expect(["stats", "reset", "dev", "rxe0"], "stats-reset", {"dev-name": "rxe0"})
     expect(["stats", "reset", "dev", "rxe0", "qpn", "17"], "stats-reset",
            {"dev-name": "rxe0", "qp": {"num": 17}})
@@ -164,10 +168,12 @@ USAGE = [
     (["np", "set", "dev", "rxe0", "per-port", "maybe"], "per-port: expected on or off"),
     (["np", "set", "dev", "rxe0", "cnp-prio-mode", "auto"], "is not data or fixed"),
     (["qp", "set", "dev", "rxe0", "dcqcn", "off"], "which QP? dev DEV qpn QPN"),
-    (["qp", "set", "dev", "rxe0", "qpn", "17"], "nothing to set"),
+    (["qp", "set", "dev", "rxe0", "qpn", "17"], "nothing to set: dcqcn, min-rate, max-rate or udp-sport"),
     (["qp", "set", "dev", "rxe0", "qpn", "17", "dcqcn", "maybe"], "expected on, off or device"),
     (["qp", "show", "qpn", "17"], "qpn needs its device"),
     (["qp", "show", "udp-sport", "65536"], "udp-sport: 65536 is out of range (0..65535)"),
+    (["qp", "set", "dev", "rxe0", "qpn", "17", "udp-sport", "65536"],
+     "udp-sport: 65536 is out of range (0..65535)"),
     (["qp", "show", "udp-sport", "x"], 'udp-sport: "x" is not a number'),
     (["qp", "show", "udp-sport"], 'unknown or incomplete argument "udp-sport"'),
     (["stats", "reset"], "which device? dev DEV"),
@@ -239,7 +245,7 @@ def test_qp_output():
     assert len(qps) == 2, qps
     q = qps[0]
     want = {"dev": "rxe0", "qpn": 17, "transport": "rc", "remote-qpn": 18, "peer": "10.0.0.2",
-            "udp-sport": 53017, "rate": 50.5,
+            "udp-sport": 53017, "rxe-udp-sport": 49441, "rate": 50.5,
             "target-rate": 100.0, "alpha": 512, "timer-stage": 1, "byte-stage": 0,
             "limited": True, "queue": 3, "idle-ms": 5, "dcqcn": "off", "max-rate": 20}
     assert q == want, f"{q} != {want}"
@@ -247,7 +253,8 @@ def test_qp_output():
     assert qps[1]["transport"] == "ud", qps[1]
     assert "max-rate" not in qps[1] and "min-rate" not in qps[1], qps[1]
     rc, out, _, _ = run.rocectl("qp", "show", "dev", "rxe0", "qpn", "17")
-    line = ("dev rxe0 qpn 17 transport rc remote-qpn 18 peer 10.0.0.2 udp-sport 53017 rate 50.500Mbit "
+    line = ("dev rxe0 qpn 17 transport rc remote-qpn 18 peer 10.0.0.2 udp-sport 53017 rxe-udp-sport 49441 "
+            "rate 50.500Mbit "
             "target-rate 100Mbit alpha 512 timer-stage 1 byte-stage 0 limited on queue 3 "
             "idle-ms 5 dcqcn off max-rate 20")
     assert rc == 0 and out.strip() == line, f"{out.strip()!r}"

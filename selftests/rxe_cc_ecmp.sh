@@ -7,8 +7,9 @@
 # leaf's five-tuple hash spreads them over both spines while its address
 # hash puts them all on one; each flow keeps to one path, the links'
 # counters account for every packet host 1 sent, rxe_cc reports the port
-# the fabric saw, and a spine's downlink works as a congestion point whose
-# CE marks come back through the fabric as CNPs.
+# the fabric saw, a QP given another port by rxe_cc moves to the other
+# spine with its packets intact, and a spine's downlink works as a
+# congestion point whose CE marks come back through the fabric as CNPs.
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
@@ -22,6 +23,9 @@ SECS=3
 QPS=16
 PERFTEST_LOG=$ksft_tmp/ecmp-bw.log
 PATHS=$ksft_tmp/paths.jsonl
+PATHS_L4=$ksft_tmp/paths-l4.jsonl	# the five-tuple hash's run
+PINGPONG_PORT=18600
+PINGPONG_ITERS=3000
 
 # Counters of one run, before and after.
 declare -A before after
@@ -72,7 +76,8 @@ l4_spreads() {
 	[ "$split" -eq 0 ] || fail "$split flows took both spines" || return 1
 	# All 16 on one spine: 2 in 2^16 with a fair hash.
 	[ "$(flows_on spine1)" -ge 1 ] && [ "$(flows_on spine2)" -ge 1 ] ||
-		fail "the five-tuple hash left a spine unused"
+		fail "the five-tuple hash left a spine unused" || return 1
+	cp "$PATHS" "$PATHS_L4"
 }
 
 # Every packet the QPs sent left through an uplink, or was dropped on the
@@ -123,14 +128,15 @@ sport_reported() {
 
 # Both spines' downlinks to leaf 2 mark ECN at 20 Mb/s each: host 2's NP
 # answers the marks with CNPs that find host 1 through the fabric. Four
-# QPs, whose windows (4 x 64 packets) the queues can hold whatever the
-# hash does with them: an ECN-only port drops nothing below its limit.
+# QPs, whose windows (rxe lets an RC QP have 128 packets unacknowledged:
+# 4 x 128 x 1.1 KB) one queue can hold whatever the hash does with them:
+# an ECN-only port drops nothing below its limit.
 spine_congestion() {
 	local s marked=0 drops=0 sent0 handled0 sent handled
 
 	clos_hash l4 || return 1
 	for s in 1 2; do
-		clos_link_queue 2 "$s" down 20mbit red 10000 40000 1 400000 nodrop || return 1
+		clos_link_queue 2 "$s" down 20mbit red 10000 40000 1 1000000 nodrop || return 1
 	done
 	rocectl dcqcn set dev rxe1 enable on line-rate 200 &&
 		rocectl np set dev rxe2 enable on || return 1
@@ -151,8 +157,69 @@ spine_congestion() {
 		fail "the marks did not come back as CNPs that host 1 acted on"
 }
 
+# A QP given another UDP source port mid-flow: its packets leave with the
+# new port, take the other spine, carry a valid ICRC (checked here apart
+# from rxe), and ibv_rc_pingpong -c finds every buffer it received intact.
+# The new port is one the five-tuple run saw on the other spine: the same
+# five-tuple hashes the same (the leaf's hash is the one its port's RPS
+# computes from the headers, with a seed of the boot's, so no route
+# lookup can foretell it, but the run measured it).
+sport_set_moves_flow() {
+	local gid1 gid2 last qpn old spine port pids=() cap pcap=$ksft_tmp/sport.pcap
+	local log=$ksft_tmp/pingpong rc=0 i moved
+
+	[ -s "$PATHS_L4" ] || { fail "no five-tuple run to take a port from"; return 1; }
+	clos_hash l4 && clos_paths_reset 1 || return 1
+	gid1=$(topo_gid_index 1 4) && gid2=$(topo_gid_index 2 4) || return 1
+	last=$(qp_json rxe1 | jq '[.[].qpn] | max // 0')
+	ibv_rc_pingpong -d rxe2 -g "$gid2" -p $PINGPONG_PORT -s 4096 -n $PINGPONG_ITERS -c \
+		>"$log.server" 2>&1 &
+	pids+=($!)
+	perftest_wait_listen $PINGPONG_PORT || fail "ibv_rc_pingpong did not listen" || return 1
+	ibv_rc_pingpong -d rxe1 -g "$gid1" -p $PINGPONG_PORT -s 4096 -n $PINGPONG_ITERS -c \
+		127.0.0.1 >"$log.client" 2>&1 &
+	pids+=($!)
+	# The QP's first packets, and the spine they took.
+	for i in $(seq 100); do
+		qpn=$(qp_json rxe1 | jq --argjson last "$last" '[.[].qpn | select(. > $last)] | max // empty')
+		[ -n "$qpn" ] && old=$(rocectl -j qp show dev rxe1 qpn "$qpn" | jq '.[0]["udp-sport"]') &&
+			spine=$(clos_paths 1 | jq -r --argjson p "$old" 'select(.sport == $p) | .uplink') &&
+			[ -n "$spine" ] && break
+		sleep 0.1
+	done
+	[ -n "$spine" ] || { kill "${pids[@]}"; fail "the pingpong's QP never crossed the leaf"; return 1; }
+	port=$(jq -rs --arg s "$spine" '[.[] | select(.uplink != $s)][0].sport' "$PATHS_L4")
+	tcpdump -i roce2 -Q in -s 0 -U -c 200 -w "$pcap" "udp dst port 4791 and udp src port $port" \
+		2>"$pcap.err" &
+	cap=$!
+	for i in $(seq 100); do
+		grep -q '^tcpdump: listening on' "$pcap.err" && break
+		sleep 0.1
+	done
+	kill -0 "${pids[1]}" 2>/dev/null ||
+		{ kill "$cap" "${pids[0]}"; fail "the pingpong ended before its port was set"; return 1; }
+	rocectl qp set dev rxe1 qpn "$qpn" udp-sport "$port" || { kill "$cap" "${pids[@]}"; return 1; }
+	for i in "${pids[@]}"; do
+		wait "$i" || rc=1
+	done
+	sleep 0.5
+	kill "$cap" 2>/dev/null
+	wait "$cap"
+	clos_paths 1 >"$PATHS"
+	moved=$(jq -rs --argjson p "$port" '[.[] | select(.sport == $p) | "\(.uplink) \(.packets)"][0] // "none 0"' "$PATHS")
+	ktap_print_msg "QP $qpn: port $old on $spine, set to $port: ${moved% *}, ${moved#* } packets;" \
+		"$(tail -n 1 "$log.client")"
+	[ $rc -eq 0 ] || { sed 's/^/#   /' "$log.client" "$log.server"; fail "ibv_rc_pingpong -c failed"; return 1; }
+	[ "${moved% *}" != "$spine" ] && [ "${moved% *}" != none ] && [ "${moved#* }" -gt 0 ] ||
+		fail "port $port did not take the other spine at the leaf" || return 1
+	[ "$(rocectl -j qp show dev rxe1 qpn "$qpn" | jq -c '.[0] | [.["udp-sport"], .["rxe-udp-sport"]]')" = "[$port,$old]" ] ||
+		fail "qp show does not give udp-sport $port and rxe-udp-sport $old" || return 1
+	"$here/lib/icrc_check.py" --sport "$port" "$pcap" | sed 's/^/# /'
+	[ "${PIPESTATUS[0]}" -eq 0 ] || fail "packets with the new port are wrong at host 2"
+}
+
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 6
 clos_setup 2 2 1 || { echo "Bail out! fabric setup failed"; exit "$KSFT_FAIL"; }
 defer topo_teardown
 modprobe rxe_cc || { echo "Bail out! modprobe rxe_cc failed"; exit "$KSFT_FAIL"; }
@@ -162,5 +229,7 @@ ktap_test_result "five-tuple hash: $QPS QPs take both spines, each flow one path
 ktap_test_result "the uplinks' counters account for every packet the QPs sent" counters_add_up
 ktap_test_result "address hash: one host pair's $QPS QPs share one spine" l3_one_path
 ktap_test_result "rxe_cc reports the UDP source port the fabric saw" sport_reported
+ktap_test_result "qp set udp-sport moves a flow to the other spine, ICRC and data intact" \
+	sport_set_moves_flow
 ktap_test_result "a spine downlink marks ECN and the CNPs cross the fabric" spine_congestion
 ktap_finished

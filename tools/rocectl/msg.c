@@ -53,8 +53,8 @@ void show_stats_nest(const struct nlattr *nest)
 	pr_close();
 }
 
-void put_u32_key(struct set_req *r, uint16_t type, uint32_t v, const char *key,
-		 const char *range)
+/* The attribute put next is KEY's: an error the kernel points at it names KEY. */
+static void note_key(struct set_req *r, const char *key, const char *range)
 {
 	if (r->nkeys < (int)(sizeof(r->keys) / sizeof(r->keys[0]))) {
 		r->keys[r->nkeys].off = (char *)mnl_nlmsg_get_payload_tail(r->nlh) - (char *)r->nlh;
@@ -62,7 +62,20 @@ void put_u32_key(struct set_req *r, uint16_t type, uint32_t v, const char *key,
 		r->keys[r->nkeys].range = range;
 		r->nkeys++;
 	}
+}
+
+void put_u32_key(struct set_req *r, uint16_t type, uint32_t v, const char *key,
+		 const char *range)
+{
+	note_key(r, key, range);
 	mnl_attr_put_u32(r->nlh, type, v);
+}
+
+void put_u16_key(struct set_req *r, uint16_t type, uint16_t v, const char *key,
+		 const char *range)
+{
+	note_key(r, key, range);
+	mnl_attr_put_u16(r->nlh, type, v);
 }
 
 int set_talk(struct nl *nl, struct set_req *r, const char *what)

@@ -53,6 +53,8 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 	}
 	if (qa[RXE_CC_A_QP_UDP_SPORT])
 		pr_u64("udp-sport", mnl_attr_get_u16(qa[RXE_CC_A_QP_UDP_SPORT]));
+	if (qa[RXE_CC_A_QP_RXE_UDP_SPORT])
+		pr_u64("rxe-udp-sport", mnl_attr_get_u16(qa[RXE_CC_A_QP_RXE_UDP_SPORT]));
 	pr_rate_kbps("rate", mnl_attr_get_u32(qa[RXE_CC_A_QP_RATE_KBPS]));
 	pr_rate_kbps("target-rate", mnl_attr_get_u32(qa[RXE_CC_A_QP_TARGET_RATE_KBPS]));
 	pr_u64("alpha", mnl_attr_get_u32(qa[RXE_CC_A_QP_ALPHA]));
@@ -101,6 +103,20 @@ static int parse_qp_id(int argc, char **argv, struct qp_id *id)
 	return used;
 }
 
+static int parse_port(const char *s, uint16_t *port)
+{
+	uint32_t v;
+
+	if (parse_u32("udp-sport", s, &v))
+		return -1;
+	if (v > UINT16_MAX) {
+		usage_error("udp-sport: %s is out of range (0..65535)", s);
+		return -1;
+	}
+	*port = v;
+	return 0;
+}
+
 /* qp show [ dev DEV [ qpn QPN ] ] [ udp-sport PORT ] */
 static int qp_show(struct nl *nl, int argc, char **argv)
 {
@@ -109,19 +125,14 @@ static int qp_show(struct nl *nl, int argc, char **argv)
 	struct set_req r = { 0 };
 	struct nlattr *nest;
 	int used, err;
-	uint32_t port;
 
 	used = parse_qp_id(argc, argv, &id);
 	if (used < 0)
 		return EXIT_USAGE;
 	if (argc - used >= 2 && !strcmp(argv[used], "udp-sport")) {
-		if (parse_u32("udp-sport", argv[used + 1], &port))
+		if (parse_port(argv[used + 1], &filter.udp_sport))
 			return EXIT_USAGE;
-		if (port > UINT16_MAX)
-			return usage_error("udp-sport: %s is out of range (0..65535)",
-					   argv[used + 1]);
 		filter.by_udp_sport = true;
-		filter.udp_sport = port;
 		used += 2;
 	}
 	if (used < argc)
@@ -162,7 +173,10 @@ static int parse_qp_dcqcn(const char *s, uint32_t *mode)
 	return -1;
 }
 
-/* qp set dev DEV qpn QPN [ dcqcn { on | off | device } ] [ min-rate MBPS ] [ max-rate MBPS ] */
+/*
+ * qp set dev DEV qpn QPN [ dcqcn { on | off | device } ] [ min-rate MBPS ] [ max-rate MBPS ]
+ *                        [ udp-sport PORT ]
+ */
 static int qp_set(struct nl *nl, int argc, char **argv)
 {
 	static const char rate_range[] = "0.." STR(RXE_CC_RATE_MAX_MBPS) " Mb/s, 0 = the device's";
@@ -170,6 +184,7 @@ static int qp_set(struct nl *nl, int argc, char **argv)
 	struct set_req r = { 0 };
 	struct nlattr *nest;
 	int used, n = 0;
+	uint16_t port;
 	uint32_t v;
 
 	used = parse_qp_id(argc, argv, &id);
@@ -193,12 +208,17 @@ static int qp_set(struct nl *nl, int argc, char **argv)
 				return EXIT_USAGE;
 			put_u32_key(&r, argv[0][1] == 'i' ? RXE_CC_A_QP_MIN_RATE :
 				    RXE_CC_A_QP_MAX_RATE, v, argv[0], rate_range);
+		} else if (!strcmp(argv[0], "udp-sport")) {
+			if (parse_port(argv[1], &port))
+				return EXIT_USAGE;
+			put_u16_key(&r, RXE_CC_A_QP_UDP_SPORT, port, "udp-sport",
+				    "0..65535, 0 = rxe's own");
 		} else {
 			return usage_error("unknown key \"%s\" (see rocectl qp help)", argv[0]);
 		}
 	}
 	if (!n)
-		return usage_error("%s", "nothing to set: dcqcn, min-rate or max-rate");
+		return usage_error("%s", "nothing to set: dcqcn, min-rate, max-rate or udp-sport");
 	mnl_attr_nest_end(r.nlh, nest);
 	return set_talk(nl, &r, id.dev);
 }
@@ -219,12 +239,15 @@ void help_qp(FILE *f)
 	fprintf(f,
 		"Usage: rocectl [ -s ] qp show [ dev DEV [ qpn QPN ] ] [ udp-sport PORT ]\n"
 		"       rocectl qp set dev DEV qpn QPN [ dcqcn { on | off | device } ]\n"
-		"                      [ min-rate MBPS ] [ max-rate MBPS ]\n"
+		"                      [ min-rate MBPS ] [ max-rate MBPS ] [ udp-sport PORT ]\n"
 		"A QP's overrides win over its device's DCQCN: dcqcn off ignores its CNPs,\n"
 		"max-rate caps it with DCQCN on or off; a rate of 0 is the device's again.\n"
+		"udp-sport gives its packets that UDP source port (its flow another ECMP\n"
+		"path; rxe-udp-sport shows rxe's own), 0 gives them rxe's again.\n"
 		"udp-sport lists the QPs whose packets carry that UDP source port, the\n"
 		"field ECMP's five-tuple hash tells their flows apart by.\n"
 		"Examples: rocectl -j -s qp show dev rxe0\n"
 		"          rocectl qp show udp-sport 53017\n"
-		"          rocectl qp set dev rxe0 qpn 17 dcqcn off max-rate 20\n");
+		"          rocectl qp set dev rxe0 qpn 17 dcqcn off max-rate 20\n"
+		"          rocectl qp set dev rxe0 qpn 17 udp-sport 53000\n");
 }

@@ -111,6 +111,8 @@ struct set_req {
 
 void put_u32_key(struct set_req *r, uint16_t type, uint32_t v, const char *key,
 		 const char *range);
+void put_u16_key(struct set_req *r, uint16_t type, uint16_t v, const char *key,
+		 const char *range);
 /* Sends a set; on failure prints the kernel's reason, naming the key. */
 int set_talk(struct nl *nl, struct set_req *r, const char *what);
 

@@ -184,7 +184,8 @@ static struct nlmsghdr *fake_dev(int which)
 }
 
 /*
- * QP 17 of rxe0: cut to 50.5 Mb/s, DCQCN off on its own, max-rate 20;
+ * QP 17 of rxe0: cut to 50.5 Mb/s, DCQCN off on its own, max-rate 20, its
+ * UDP source port set by hand;
  * QP 18 of rxe1: at its line rate, IPv6 peer, no overrides.
  */
 static struct nlmsghdr *fake_qp(int which)
@@ -201,6 +202,8 @@ static struct nlmsghdr *fake_qp(int which)
 	mnl_attr_put_u32(nlh, RXE_CC_A_QP_TRANSPORT,
 			 which ? RXE_CC_TRANSPORT_UD : RXE_CC_TRANSPORT_RC);
 	mnl_attr_put_u16(nlh, RXE_CC_A_QP_UDP_SPORT, which ? 49153 : 53017);
+	if (!which)
+		mnl_attr_put_u16(nlh, RXE_CC_A_QP_RXE_UDP_SPORT, 49441);
 	if (which)
 		mnl_attr_put(nlh, RXE_CC_A_QP_PEER, sizeof(v6), v6);
 	else

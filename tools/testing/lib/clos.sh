@@ -13,6 +13,10 @@
 # path per packet by the hash of its headers (fib_multipath_hash_policy),
 # so what spreads RoCEv2 flows is the one field that differs between the
 # QPs of two hosts: the UDP source port rxe derives from the QP numbers.
+# With the five-tuple hash the kernel takes the hash its port's RPS
+# computed on receipt, seeded at boot: the same five-tuple takes the same
+# path until the VM reboots, but `ip route get ... sport` (which hashes
+# on its own) cannot tell which; clos_paths measures it.
 # Every link can carry a congestion point (topo_queue) in each direction.
 # IPv6 is not routed: the hosts' IPv6 GIDs reach no one through the fabric.
 #
