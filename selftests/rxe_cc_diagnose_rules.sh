@@ -16,6 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/defer.sh"
 . "$here/lib/testing/topo.sh"
 . "$here/lib/testing/perftest.sh"
+. "$here/lib/testing/lateness.sh"
 . "$here/lib/rocectl.sh"
 . "$here/lib/diagnose.sh"
 
@@ -120,7 +121,10 @@ diag_setup 8
 ktap_test_result "bad, stray and forged CNPs: cnp-malformed, cnp-unknown-qp, cnp-wrong-source" \
 	with mend bad_cnps
 ktap_test_result "one CNP per 10 s: cnp-suppressed at the receiver" with mend cnp_spacing_too_long
-ktap_test_result "every packet marked: marking-high at the receiver, rate-at-floor at both senders" \
+# rate-at-floor wants a QP at its floor in 80% of diagnose's samples: the
+# CNPs must come faster than the increase timer lifts the rate, which a
+# starved VM's late packets do not (seen once with three VMs on the host).
+ktap_test_result_starved "every packet marked: marking-high at the receiver, rate-at-floor at both senders" \
 	with mend marks_everything
 ktap_test_result "a QP capped at 4 Mb/s beside a free one: qp-starved on it" with mend capped_qp
 ktap_test_result "the receiver's firewall drops its CNPs: cnp-unresolved on its QPs" \
