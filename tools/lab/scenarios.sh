@@ -4,23 +4,29 @@
 # tools/lab/report) and the guest side (tools/lab/guest) alike, so that
 # both agree on what a run is.
 #
-# A scenario is two runs through one fabric: N senders write to one
-# receiver (ib_write_bw) through the switch port towards it, where a rate
-# limit and RED/ECN marking make the congestion point. scenario_NAME sets
-# LAB_TITLE, LAB_TEXT (what to look for), LAB_RUNS (the runs' names) and
-# LAB_FLOWS_DEFAULT; scenario_NAME RUN then changes the run_* settings that
-# differ from lab_run_defaults for that run.
+# A scenario is two runs through one fabric. Most are an incast: N senders
+# write to one receiver (ib_write_bw) through the switch port towards it,
+# where a rate limit and RED/ECN marking make the congestion point; ecmp
+# sends from one leaf of a leaf-spine fabric to another over two spines.
+# scenario_NAME sets LAB_TITLE, LAB_TEXT (what to look for), LAB_RUNS (the
+# runs' names) and LAB_FLOWS_DEFAULT, and LAB_GUEST, LAB_REPORT and
+# LAB_PLOTS where it is not an incast; scenario_NAME RUN then changes the
+# run_* settings that differ from lab_run_defaults for that run.
 
-LAB_SCENARIOS="incast incast4 ecn-threshold-too-low cnp-blocked lossy tcp-mix"
+LAB_SCENARIOS="incast incast4 ecn-threshold-too-low cnp-blocked lossy tcp-mix ecmp"
 LAB_SCENARIO=incast
-LAB_RATE=50		# Mb/s, the bottleneck
+LAB_RATE=		# Mb/s, the bottleneck; by default the scenario's
+LAB_RATE_DEFAULT=50
+# Scenarios whose ports are not the default's: ecmp's two uplinks must be
+# less than what one host gets through three routers under emulation.
+declare -gA LAB_RATE_OF=([ecmp]=20)
 LAB_KMIN=10000		# bytes: RED starts marking
 LAB_KMAX=40000		# bytes: RED marks with LAB_PMAX, above it every packet
 LAB_PMAX=1		# see Documentation/labs.rst: packets are few here
 LAB_LIMIT=		# bytes: the port's buffer; by default the scenario's
 LAB_LIMIT_DEFAULT=100000
 # Scenarios whose buffer is not the default one.
-declare -gA LAB_LIMIT_OF=([incast4]=300000)
+declare -gA LAB_LIMIT_OF=([incast4]=300000 [ecmp]=2500000)
 LAB_PRESET=mlx5
 LAB_DURATION=20		# s per run
 LAB_FLOWS=
@@ -29,6 +35,7 @@ LAB_LOSS=0.1		# %, the lossy scenario's random loss
 LAB_OUT=
 LAB_KERNEL=		# the VM's kernel (tools/testing/vm/fetch-kernel); 6.1 if empty
 LAB_CLOCK=virtual	# the VM's clock: see lab_vm_args
+LAB_QPS="1 4 16"	# ecmp: the QPs of the host pair, one phase each
 
 lab_usage() {
 	cat <<EOF
@@ -36,11 +43,12 @@ Usage: tools/lab/run [SCENARIO] [OPTION VALUE]...
        tools/lab/run --list
 SCENARIO: $LAB_SCENARIOS (default $LAB_SCENARIO)
 Options:
-  --rate MBPS       bottleneck rate (default $LAB_RATE)
+  --rate MBPS       bottleneck rate (default $LAB_RATE_DEFAULT; ecmp: ${LAB_RATE_OF[ecmp]}, each uplink)
   --kmin BYTES      RED marking threshold, start (default $LAB_KMIN)
   --kmax BYTES      RED marking threshold, full (default $LAB_KMAX)
   --pmax P          marking probability at kmax (default $LAB_PMAX)
-  --limit BYTES     the switch port's buffer (default $LAB_LIMIT_DEFAULT; incast4: ${LAB_LIMIT_OF[incast4]})
+  --limit BYTES     the switch port's buffer (default $LAB_LIMIT_DEFAULT; incast4: ${LAB_LIMIT_OF[incast4]};
+                    ecmp: ${LAB_LIMIT_OF[ecmp]})
   --preset NAME     DCQCN preset: mlx5 or paper (default $LAB_PRESET)
   --scale N         DCQCN's timers (alpha period, increase timer, rate
                     reduce period, CNP spacing) times N (default $LAB_SCALE);
@@ -48,6 +56,8 @@ Options:
   --duration SEC    length of each run (default $LAB_DURATION)
   --flows N         senders (default: the scenario's)
   --loss PCT        random loss of the lossy scenario (default $LAB_LOSS)
+  --qps N,N,...     ecmp: the QPs between the two hosts, one phase each
+                    (default ${LAB_QPS// /,}; 1..32 each)
   --out DIR         results folder (default .cache/lab/SCENARIO-DATE)
   --kernel K        the VM's kernel: 6.1 (default), 6.12, 7 or a Debian ABI
   --clock C         the VM's clock: virtual (default; counts instructions,
@@ -58,6 +68,7 @@ Examples:
   tools/lab/run incast4 --duration 30
   tools/lab/run ecn-threshold-too-low --kmin 30000 --kmax 80000
   tools/lab/run incast --kernel 6.12
+  tools/lab/run ecmp --qps 2,8,32
 EOF
 }
 
@@ -82,6 +93,10 @@ lab_parse_args() {
 		--flows) LAB_FLOWS=$2 ;;
 		--scale) LAB_SCALE=$2 ;;
 		--loss) LAB_LOSS=$2 ;;
+		--qps)
+			[ $# -ge 2 ] && [[ $2 =~ ^[0-9]+(,[0-9]+)*$ ]] ||
+				{ echo "lab: --qps needs numbers separated by commas" >&2; return 1; }
+			LAB_QPS=${2//,/ } ;;
 		--preset)
 			case ${2:-} in
 			mlx5 | paper) LAB_PRESET=$2 ;;
@@ -115,6 +130,11 @@ lab_parse_args() {
 		{ echo "lab: at most 8 flows" >&2; return 1; }
 	lab_scenario "$LAB_SCENARIO" || return 1
 	: "${LAB_FLOWS:=$LAB_FLOWS_DEFAULT}"
+	local q
+	for q in $LAB_QPS; do
+		[ "$q" -ge 1 ] && [ "$q" -le 32 ] ||
+			{ echo "lab: --qps: $q is out of range (1..32)" >&2; return 1; }
+	done
 	# RED averages the queue in packets of avpkt (1000 bytes) and cannot
 	# start marking below one.
 	[ "$LAB_KMIN" -gt 1000 ] ||
@@ -140,9 +160,16 @@ lab_vm_args() {
 }
 
 # lab_scenario NAME [RUN]: scenario NAME's settings (of RUN), with the
-# buffer settled first: --limit if given, else the scenario's own.
+# rate and the buffer settled first: --rate and --limit if given, else the
+# scenario's own.
 lab_scenario() {
+	: "${LAB_RATE:=${LAB_RATE_OF[$1]:-$LAB_RATE_DEFAULT}}"
 	: "${LAB_LIMIT:=${LAB_LIMIT_OF[$1]:-$LAB_LIMIT_DEFAULT}}"
+	LAB_GUEST=guest LAB_REPORT=report
+	LAB_PLOTS="overview.png (all), rates.png, queue.png, alpha.png"
+	# What a run takes in the VM: its traffic, its set-up and the flows'
+	# start, on the VM's clock.
+	LAB_RUN_SECS=$((LAB_DURATION + 40))
 	"scenario_${1//-/_}" "${@:2}"
 }
 
@@ -157,6 +184,7 @@ lab_run_defaults() {
 	run_cnp_block=0		# the switch drops CNPs
 	run_tcp=0		# a TCP flow (iperf3) from host 1 too
 	run_classes=1		# 2: RoCE and the rest in separate queues
+	run_hash=l4		# ecmp: the routers' multipath hash (clos_hash)
 }
 
 scenario_incast() {
@@ -268,5 +296,31 @@ flow's rate is in the table and the rates plot."
 	case ${1:-} in
 	shared) run_title="TCP and RoCE in one queue"; run_cc=1 run_tcp=1 ;;
 	separate) run_title="TCP and RoCE in separate queues"; run_cc=1 run_tcp=1 run_classes=2 ;;
+	esac
+}
+
+scenario_ecmp() {
+	LAB_TITLE="ECMP over two spines"
+	LAB_FLOWS_DEFAULT=1
+	LAB_RUNS=(l3 l4)
+	LAB_GUEST=ecmp LAB_REPORT=ecmp-report
+	LAB_PLOTS="uplinks.png"
+	# A phase per number of QPs, each half the duration.
+	LAB_RUN_SECS=$(($(wc -w <<<"$LAB_QPS") * (LAB_DURATION / 2 + 20)))
+	LAB_TEXT="A leaf-spine fabric: host 1 under leaf 1 writes to host 2 under leaf 2 with
+${LAB_QPS// /, } QPs in turn (ib_write_bw -q), DCQCN on. Leaf 1 reaches leaf 2 over
+two spines, each uplink a ${LAB_RATE} Mb/s port that marks ECN, and picks a spine per
+packet by a hash of its headers. The QPs of one host pair share addresses
+and destination port (4791); only the UDP source port differs, which rxe
+derives from the two QP numbers. Address hash (L3): every QP of the pair
+takes the same spine however many there are, one uplink full and the
+other idle. Five-tuple hash (L4): the QPs spread by source port, one QP
+cannot, a few split unevenly (3:1 or 4:0 of four is common: the field's
+'one uplink above 80%, the other under 30%'), many come close to even.
+The table names the spine each QP took; rocectl qp show udp-sport PORT
+finds a QP from a port a switch counter names."
+	case ${1:-} in
+	l3) run_title="address hash (L3)"; run_cc=1 run_hash=l3 ;;
+	l4) run_title="five-tuple hash (L4)"; run_cc=1 run_hash=l4 ;;
 	esac
 }

@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The ecmp lab, short, from the host: `tools/lab/run ecmp` boots its VM,
+# builds the leaf-spine fabric and runs 1 and 16 QPs between two leaves
+# under the address hash and the five-tuple hash. The outcome must keep
+# its shape, so the lab cannot rot: the address hash keeps every phase's
+# QPs on one spine and leaves the other uplink idle, the five-tuple hash
+# spreads 16 QPs over both and moves more through the fabric, the report
+# names a spine for every QP, and every file the lab promises exists.
+# First, --qps values it cannot run with are refused before anything is
+# made.
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+. "$here/lib/ktap.sh"
+
+out=$top/.cache/check/lab-ecmp
+rm -rf "$out"
+mkdir -p "${out%/*}"
+table=$out/table.json
+
+# phase RUN QPS EXPR: a jq expression on one phase of the named run.
+phase() {
+	jq -r --arg run "$1" --argjson q "$2" \
+		".[] | select(.run == \$run) | .phases[] | select(.qps == \$q) | $3" "$table"
+}
+
+bad_qps_refused() {
+	local args want
+	while IFS='|' read -r args want; do
+		# shellcheck disable=SC2086 # one argument per word
+		if "$top/tools/lab/run" ecmp $args --out "$out.bad" >"$out.bad.log" 2>&1; then
+			fail "run ecmp $args was accepted"
+			return 1
+		fi
+		grep -qF -- "$want" "$out.bad.log" ||
+			fail "run ecmp $args: no \"$want\" in: $(head -n 1 "$out.bad.log")" || return 1
+		[ ! -e "$out.bad" ] || fail "run ecmp $args made its folder" || return 1
+	done <<'EOF'
+--qps 0|lab: --qps: 0 is out of range (1..32)
+--qps 4,33|lab: --qps: 33 is out of range (1..32)
+--qps 1,,4|lab: --qps needs numbers separated by commas
+--qps|lab: --qps needs numbers separated by commas
+EOF
+}
+
+lab_runs() {
+	"$top/tools/lab/run" ecmp --duration 8 --qps 1,16 --out "$out" >"$out.log" 2>&1 ||
+		{ sed 's/^/#   /' "$out.log" | tail -n 30; return 1; }
+	tail -n 1 "$out.log" | grep -qx "lab: results in $out" ||
+		fail "the last line does not name the results folder"
+}
+
+files_made() {
+	local f
+	for f in table.json table.txt uplinks.png l3/uplinks.csv l4/uplinks.csv \
+		l3/q16/paths.jsonl l4/q16/qps.json; do
+		[ -s "$out/$f" ] || fail "$f is missing or empty" || return 1
+	done
+	[ "$(head -c 8 "$out/uplinks.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+		fail "uplinks.png is not a PNG"
+}
+
+# Every QP of a phase crossed the leaf and the report says which spine.
+each_qp_named() {
+	local run q n
+	for run in l3 l4; do
+		for q in 1 16; do
+			n=$(phase "$run" "$q" '.qp_spine | length')
+			[ "$n" -eq "$q" ] ||
+				fail "$run, $q QPs: the report names a spine for $n of them" || return 1
+			[ "$(phase "$run" "$q" '.flows | add')" -eq "$q" ] ||
+				fail "$run, $q QPs: the leaf counted $(phase "$run" "$q" '.flows | add') flows" ||
+				return 1
+		done
+	done
+}
+
+address_hash_one_spine() {
+	local q flows idle
+	for q in 1 16; do
+		flows=$(phase l3 "$q" '.flows | map(tostring) | join("/")')
+		idle=$(phase l3 "$q" '.utilization | min')
+		ktap_print_msg "address hash, $q QPs: flows $flows, idle uplink at $idle"
+		[ "$(phase l3 "$q" '.flows | min')" -eq 0 ] ||
+			fail "the address hash split one host pair's QPs: $flows" || return 1
+		awk -v u="$idle" 'BEGIN { exit !(u < 0.01) }' ||
+			fail "the unused uplink carried $idle of its rate" || return 1
+	done
+}
+
+five_tuple_spreads() {
+	local flows l3 l4
+	flows=$(phase l4 16 '.flows | map(tostring) | join("/")')
+	l3=$(phase l3 16 '.mbps * 10 | round / 10')
+	l4=$(phase l4 16 '.mbps * 10 | round / 10')
+	ktap_print_msg "five-tuple hash, 16 QPs: flows $flows, $l4 Mb/s against the address hash's $l3"
+	# All 16 on one spine: 2 in 2^16 with a fair hash.
+	[ "$(phase l4 16 '.flows | min')" -gt 0 ] ||
+		fail "the five-tuple hash left a spine unused: $flows" || return 1
+	awk -v a="$l4" -v b="$l3" 'BEGIN { exit !(a >= 1.3 * b) }' ||
+		fail "two spines moved $l4 Mb/s, not 1.3 times one spine's $l3"
+}
+
+ktap_print_header
+ktap_set_plan 6
+rm -rf "$out.bad"
+ktap_test_result "the ecmp lab refuses --qps it cannot run, and says why" bad_qps_refused
+mkdir -p "$out"
+ktap_test_result "tools/lab/run ecmp finishes and names its folder" lab_runs
+[ -s "$table" ] || ktap_finished
+ktap_test_result "tables, CSV, flow counts and the PNG plot are written" files_made
+ktap_test_result "every QP crossed the leaf, and the report names its spine" each_qp_named
+ktap_test_result "address hash: one spine per host pair, the other uplink idle" \
+	address_hash_one_spine
+ktap_test_result "five-tuple hash: 16 QPs on both spines, more through the fabric" \
+	five_tuple_spreads
+ktap_finished
