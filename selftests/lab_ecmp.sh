@@ -1,29 +1,38 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The ecmp lab, short, from the host: `tools/lab/run ecmp` boots its VM,
+# The ECMP labs, short, from the host. `tools/lab/run ecmp` boots its VM,
 # builds the leaf-spine fabric and runs 1 and 16 QPs between two leaves
-# under the address hash and the five-tuple hash. The outcome must keep
-# its shape, so the lab cannot rot: the address hash keeps every phase's
-# QPs on one spine and leaves the other uplink idle, the five-tuple hash
-# spreads 16 QPs over both and moves more through the fabric, the report
-# names a spine for every QP, and every file the lab promises exists.
-# First, --qps values it cannot run with are refused before anything is
-# made.
+# under the address hash and the five-tuple hash; `tools/lab/run
+# ecmp-collision` puts two flows on one spine and then moves one. The
+# outcomes must keep their shape, so the labs cannot rot: the address
+# hash keeps every phase's QPs on one spine and leaves the other uplink
+# idle, the five-tuple hash spreads 16 QPs over both and moves more
+# through the fabric, the report names a spine for every QP; two flows
+# set on one spine stay there and leave the other idle, DCQCN drops less
+# than no congestion control there, and moving one flow spreads them and
+# moves more; every file the labs promise exists. First, --qps values the
+# lab cannot run with are refused before anything is made.
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib/ktap.sh"
 
 out=$top/.cache/check/lab-ecmp
-rm -rf "$out"
+coll=$top/.cache/check/lab-ecmp-collision
+rm -rf "$out" "$coll"
 mkdir -p "${out%/*}"
 table=$out/table.json
 
-# phase RUN QPS EXPR: a jq expression on one phase of the named run.
+# phase RUN QPS EXPR [TABLE]: a jq expression on one phase of the named run.
 phase() {
 	jq -r --arg run "$1" --argjson q "$2" \
-		".[] | select(.run == \$run) | .phases[] | select(.qps == \$q) | $3" "$table"
+		".[] | select(.run == \$run) | .phases[] | select(.qps == \$q) | $3" "${4:-$table}"
+}
+
+# flow_spine RUN N: the spine flow N took in an ecmp-collision run.
+flow_spine() {
+	phase "$1" 2 ".qp_spine[] | select(.dev == \"rxe$2\") | .spine" "$coll/table.json"
 }
 
 bad_qps_refused() {
@@ -103,17 +112,52 @@ five_tuple_spreads() {
 		fail "two spines moved $l4 Mb/s, not 1.3 times one spine's $l3"
 }
 
+collision_runs() {
+	"$top/tools/lab/run" ecmp-collision --duration 12 --out "$coll" >"$coll.log" 2>&1 ||
+		{ sed 's/^/#   /' "$coll.log" | tail -n 30; return 1; }
+	[ -s "$coll/table.json" ] && [ -s "$coll/uplinks.png" ] ||
+		fail "no table or plot in $coll"
+}
+
+collision_shape() {
+	local run same moved
+	for run in no-cc dcqcn; do
+		ktap_print_msg "$run: flows on $(flow_spine "$run" 1) and $(flow_spine "$run" 2)," \
+			"idle uplink at $(phase "$run" 2 '.utilization | min' "$coll/table.json")," \
+			"$(phase "$run" 2 '.drops | add' "$coll/table.json") drops"
+		[ -n "$(flow_spine "$run" 1)" ] && [ "$(flow_spine "$run" 1)" = "$(flow_spine "$run" 2)" ] ||
+			fail "$run: the flows were not on one spine" || return 1
+		awk -v u="$(phase "$run" 2 '.utilization | min' "$coll/table.json")" \
+			'BEGIN { exit !(u < 0.01) }' || fail "$run: the other uplink was not idle" || return 1
+	done
+	[ "$(phase dcqcn 2 '.drops | add' "$coll/table.json")" -lt \
+		"$(phase no-cc 2 '.drops | add' "$coll/table.json")" ] ||
+		fail "DCQCN dropped no less than no congestion control" || return 1
+	same=$(phase dcqcn 2 '.mbps * 10 | round / 10' "$coll/table.json")
+	moved=$(phase moved 2 '.mbps * 10 | round / 10' "$coll/table.json")
+	ktap_print_msg "moved: flows on $(flow_spine moved 1) and $(flow_spine moved 2)," \
+		"$moved Mb/s against $same on one spine"
+	[ -n "$(flow_spine moved 1)" ] && [ -n "$(flow_spine moved 2)" ] &&
+		[ "$(flow_spine moved 1)" != "$(flow_spine moved 2)" ] ||
+		fail "moving flow 2's port did not move it to the other spine" || return 1
+	awk -v a="$moved" -v b="$same" 'BEGIN { exit !(a >= 1.3 * b) }' ||
+		fail "two spines moved $moved Mb/s, not 1.3 times one spine's $same"
+}
+
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 8
 rm -rf "$out.bad"
 ktap_test_result "the ecmp lab refuses --qps it cannot run, and says why" bad_qps_refused
 mkdir -p "$out"
 ktap_test_result "tools/lab/run ecmp finishes and names its folder" lab_runs
-[ -s "$table" ] || ktap_finished
+[ -s "$table" ] || { ktap_print_msg "no results: the rest cannot run"; ktap_finished; }
 ktap_test_result "tables, CSV, flow counts and the PNG plot are written" files_made
 ktap_test_result "every QP crossed the leaf, and the report names its spine" each_qp_named
 ktap_test_result "address hash: one spine per host pair, the other uplink idle" \
 	address_hash_one_spine
 ktap_test_result "five-tuple hash: 16 QPs on both spines, more through the fabric" \
 	five_tuple_spreads
+ktap_test_result "tools/lab/run ecmp-collision finishes with its table and plot" collision_runs
+ktap_test_result "collision: one spine, DCQCN drops less, the moved flow spreads them" \
+	collision_shape
 ktap_finished

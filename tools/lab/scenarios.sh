@@ -7,19 +7,20 @@
 # A scenario is two runs through one fabric. Most are an incast: N senders
 # write to one receiver (ib_write_bw) through the switch port towards it,
 # where a rate limit and RED/ECN marking make the congestion point; ecmp
-# sends from one leaf of a leaf-spine fabric to another over two spines.
+# and ecmp-collision send from one leaf of a leaf-spine fabric to another
+# over two spines.
 # scenario_NAME sets LAB_TITLE, LAB_TEXT (what to look for), LAB_RUNS (the
 # runs' names) and LAB_FLOWS_DEFAULT, and LAB_GUEST, LAB_REPORT and
 # LAB_PLOTS where it is not an incast; scenario_NAME RUN then changes the
 # run_* settings that differ from lab_run_defaults for that run.
 
-LAB_SCENARIOS="incast incast4 ecn-threshold-too-low cnp-blocked lossy tcp-mix ecmp"
+LAB_SCENARIOS="incast incast4 ecn-threshold-too-low cnp-blocked lossy tcp-mix ecmp ecmp-collision"
 LAB_SCENARIO=incast
 LAB_RATE=		# Mb/s, the bottleneck; by default the scenario's
 LAB_RATE_DEFAULT=50
 # Scenarios whose ports are not the default's: ecmp's two uplinks must be
 # less than what one host gets through three routers under emulation.
-declare -gA LAB_RATE_OF=([ecmp]=20)
+declare -gA LAB_RATE_OF=([ecmp]=20 [ecmp-collision]=20)
 LAB_KMIN=10000		# bytes: RED starts marking
 LAB_KMAX=40000		# bytes: RED marks with LAB_PMAX, above it every packet
 LAB_PMAX=1		# see Documentation/labs.rst: packets are few here
@@ -185,6 +186,7 @@ lab_run_defaults() {
 	run_tcp=0		# a TCP flow (iperf3) from host 1 too
 	run_classes=1		# 2: RoCE and the rest in separate queues
 	run_hash=l4		# ecmp: the routers' multipath hash (clos_hash)
+	run_moved=0		# ecmp-collision: flow 2's port on the other spine
 }
 
 scenario_incast() {
@@ -322,5 +324,30 @@ finds a QP from a port a switch counter names."
 	case ${1:-} in
 	l3) run_title="address hash (L3)"; run_cc=1 run_hash=l3 ;;
 	l4) run_title="five-tuple hash (L4)"; run_cc=1 run_hash=l4 ;;
+	esac
+}
+
+scenario_ecmp_collision() {
+	LAB_TITLE="two elephant flows on one spine"
+	LAB_FLOWS_DEFAULT=2
+	LAB_RUNS=(no-cc dcqcn moved)
+	LAB_GUEST=ecmp LAB_REPORT=ecmp-report
+	LAB_PLOTS="uplinks.png"
+	LAB_RUN_SECS=$((LAB_DURATION / 2 + 30))
+	LAB_TEXT="Hosts 1 and 2 under leaf 1 write to hosts 3 and 4 under leaf 2, one QP
+each: two elephant flows, over two spines whose uplinks from leaf 1 are
+${LAB_RATE} Mb/s ports that mark ECN, with the five-tuple hash. The lab first
+learns which spine a few UDP source ports take, then gives both QPs ports
+(rocectl qp set ... udp-sport) that the hash puts on the same spine, as
+bad luck would. No congestion control: both flows crowd one uplink, its
+buffer overflows and go-back-N wastes what is left, while the other
+uplink idles. DCQCN: the two share the one uplink without loss, but
+DCQCN only sets rates; it cannot change a path, so half the fabric still
+idles. Moved: flow 2's QP gets a port on the other spine, the remedy a
+NIC offers through the flow label, and each flow has an uplink of its own."
+	case ${1:-} in
+	no-cc) run_title="one spine, no congestion control" ;;
+	dcqcn) run_title="one spine, DCQCN"; run_cc=1 ;;
+	moved) run_title="flow 2 moved, DCQCN"; run_cc=1 run_moved=1 ;;
 	esac
 }

@@ -202,31 +202,32 @@ clos_link_stats() {
 }
 
 # clos_paths_watch LEAF: count, at leaf LEAF, the RoCEv2 packets it
-# forwards from its hosts, per uplink and UDP source port: which spine each
-# flow took. (Both directions of an RC connection carry the same port; the
+# forwards from its hosts, per source, uplink and UDP source port: which
+# spine each flow took. (Both directions of an RC connection carry the same port; the
 # ACKs coming down are not counted.)
 clos_paths_watch() {
 	clos_leaf "$1" nft -f - <<EOF
 table inet clos {
 	set paths {
-		type ifname . inet_service
+		type ipv4_addr . ifname . inet_service
 		flags dynamic
 		counter
 	}
 	chain forward {
 		type filter hook forward priority 0
-		iifname "swp*" udp dport 4791 add @paths { oifname . udp sport }
+		iifname "swp*" udp dport 4791 add @paths { ip saddr . oifname . udp sport }
 	}
 }
 EOF
 }
 
 # clos_paths LEAF: what clos_paths_watch counted, one JSON line per flow:
-# {"uplink": "spine2", "sport": 53017, "packets": N, "bytes": N}.
+# {"src": "10.77.0.1", "uplink": "spine2", "sport": 53017, "packets": N,
+# "bytes": N}.
 clos_paths() {
 	clos_leaf "$1" nft -j list set inet clos paths | jq -c '.nftables[] | .set? // empty |
-		.elem[]? | {uplink: .elem.val.concat[0], sport: .elem.val.concat[1]} +
-		(.elem.counter | {packets, bytes})'
+		.elem[]? | {src: .elem.val.concat[0], uplink: .elem.val.concat[1],
+			    sport: .elem.val.concat[2]} + (.elem.counter | {packets, bytes})'
 }
 
 # clos_paths_reset LEAF: forget the flows counted so far.
