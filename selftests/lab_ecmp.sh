@@ -52,6 +52,11 @@ bad_qps_refused() {
 --qps 1,,4|lab: --qps needs numbers separated by commas
 --qps|lab: --qps needs numbers separated by commas
 EOF
+	# The shell has the incast's fabric only, and says so before it boots.
+	"$top/tools/lab/shell" ecmp >"$out.bad.log" 2>&1 </dev/null &&
+		{ fail "tools/lab/shell ecmp was accepted"; return 1; }
+	grep -qF "lab: the shell has the incast's fabric, not ecmp's" "$out.bad.log" ||
+		fail "tools/lab/shell ecmp: $(head -n 1 "$out.bad.log")"
 }
 
 lab_runs() {
@@ -147,7 +152,8 @@ collision_shape() {
 ktap_print_header
 ktap_set_plan 8
 rm -rf "$out.bad"
-ktap_test_result "the ecmp lab refuses --qps it cannot run, and says why" bad_qps_refused
+ktap_test_result "the ecmp lab refuses --qps it cannot run and the shell ecmp, and says why" \
+	bad_qps_refused
 mkdir -p "$out"
 ktap_test_result "tools/lab/run ecmp finishes and names its folder" lab_runs
 [ -s "$table" ] || { ktap_print_msg "no results: the rest cannot run"; ktap_finished; }
