@@ -25,7 +25,9 @@ PERFTEST_LOG=$ksft_tmp/ecmp-bw.log
 PATHS=$ksft_tmp/paths.jsonl
 PATHS_L4=$ksft_tmp/paths-l4.jsonl	# the five-tuple hash's run
 PINGPONG_PORT=18600
-PINGPONG_ITERS=3000
+# 3000 took 4 s on an idle host, where the port was set not long before the
+# end, and 32 s on a loaded one: twice as many leave time to set it.
+PINGPONG_ITERS=6000
 
 # Counters of one run, before and after.
 declare -A before after

@@ -29,7 +29,7 @@
 #                             a topo_queue on a link: up from the leaf,
 #                             down from the spine
 #   clos_link_stats LEAF SPINE up|down
-#   clos_paths_watch LEAF / clos_paths LEAF
+#   clos_paths_watch LEAF / clos_paths LEAF / clos_paths_reset LEAF
 #                             which uplink each RoCEv2 flow took
 #   topo_teardown             remove all of it
 #
