@@ -51,24 +51,34 @@ def packets(path):
         off += 16 + incl
 
 
-def check(frame, args):
-    """Problems with one captured frame, as strings."""
+def ip_packet(frame):
+    """A captured Ethernet frame's IP packet, cut to the length its header
+    gives, as (packet, v6, offset of the UDP header, TOS); None if the frame
+    is not IP."""
     eth_type = struct.unpack("!H", frame[12:14])[0]
     ip = frame[14:]
-    problems = []
     if eth_type == ETH_IPV4:
-        v6 = False
-        ihl = (ip[0] & 0x0F) * 4
-        tos, total = ip[1], struct.unpack("!H", ip[2:4])[0]
-        ip = ip[:total]
-        udp = ihl
-    elif eth_type == ETH_IPV6:
-        v6 = True
-        tos = ((ip[0] & 0x0F) << 4) | (ip[1] >> 4)
-        ip = ip[:40 + struct.unpack("!H", ip[4:6])[0]]
-        udp = 40
-    else:
+        return ip[:struct.unpack("!H", ip[2:4])[0]], False, (ip[0] & 0x0F) * 4, ip[1]
+    if eth_type == ETH_IPV6:
+        return (ip[:40 + struct.unpack("!H", ip[4:6])[0]], True, 40,
+                ((ip[0] & 0x0F) << 4) | (ip[1] >> 4))
+    return None
+
+
+def icrc_problems(ip, v6):
+    """The ICRC that ends IP packet IP against the one computed here."""
+    got = struct.unpack("<I", ip[-4:])[0]
+    want = icrc(ip[:-4], v6)
+    return [] if got == want else ["ICRC %08x, want %08x" % (got, want)]
+
+
+def check(frame, args):
+    """Problems with one captured frame, as strings."""
+    parsed = ip_packet(frame)
+    if parsed is None:
         return ["not IP"]
+    ip, v6, udp, tos = parsed
+    problems = []
     dport, ulen = struct.unpack("!HH", ip[udp + 2:udp + 6])
     payload = ip[udp + 8:]
     if dport != 4791:
@@ -97,11 +107,7 @@ def check(frame, args):
         problems.append("reserved bytes not zero")
     if args.dest_qp is not None and dest_qp != args.dest_qp:
         problems.append("DestQP %d, want %d" % (dest_qp, args.dest_qp))
-    got = struct.unpack("<I", payload[28:32])[0]
-    want = icrc(ip[:-4], v6)
-    if got != want:
-        problems.append("ICRC %08x, want %08x" % (got, want))
-    return problems
+    return problems + icrc_problems(ip, v6)
 
 
 def main():

@@ -15,32 +15,22 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cnp_check import ETH_IPV4, ETH_IPV6, icrc, packets  # noqa: E402
+from cnp_check import icrc_problems, ip_packet, packets  # noqa: E402
 
 
 def check(frame, sport):
     """Problems with one captured frame, as strings."""
-    eth_type = struct.unpack("!H", frame[12:14])[0]
-    ip = frame[14:]
-    if eth_type == ETH_IPV4:
-        v6, ip_len = False, (ip[0] & 0x0F) * 4
-        ip = ip[:struct.unpack("!H", ip[2:4])[0]]
-    elif eth_type == ETH_IPV6:
-        v6, ip_len = True, 40
-        ip = ip[:40 + struct.unpack("!H", ip[4:6])[0]]
-    else:
-        return ["not IP (ethertype %#06x)" % eth_type]
-    src, dst = struct.unpack("!HH", ip[ip_len:ip_len + 4])
+    parsed = ip_packet(frame)
+    if parsed is None:
+        return ["not IP"]
+    ip, v6, udp, _ = parsed
+    src, dst = struct.unpack("!HH", ip[udp:udp + 4])
     if dst != 4791:
         return ["UDP port %d, not RoCEv2's 4791" % dst]
     problems = []
     if sport is not None and src != sport:
         problems.append("UDP source port %d, want %d" % (src, sport))
-    got = struct.unpack("<I", ip[-4:])[0]
-    want = icrc(ip[:-4], v6)
-    if got != want:
-        problems.append("ICRC %08x, want %08x" % (got, want))
-    return problems
+    return problems + icrc_problems(ip, v6)
 
 
 def main():
