@@ -17,6 +17,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib/ktap.sh"
+. "$here/lib/lab.sh"
 
 out=$top/.cache/check/lab-ecmp
 coll=$top/.cache/check/lab-ecmp-collision
@@ -36,17 +37,7 @@ flow_spine() {
 }
 
 bad_qps_refused() {
-	local args want
-	while IFS='|' read -r args want; do
-		# shellcheck disable=SC2086 # one argument per word
-		if "$top/tools/lab/run" ecmp $args --out "$out.bad" >"$out.bad.log" 2>&1; then
-			fail "run ecmp $args was accepted"
-			return 1
-		fi
-		grep -qF -- "$want" "$out.bad.log" ||
-			fail "run ecmp $args: no \"$want\" in: $(head -n 1 "$out.bad.log")" || return 1
-		[ ! -e "$out.bad" ] || fail "run ecmp $args made its folder" || return 1
-	done <<'EOF'
+	lab_refuses "$out" ecmp <<'EOF' || return 1
 --qps 0|lab: --qps: 0 is out of range (1..32)
 --qps 4,33|lab: --qps: 33 is out of range (1..32)
 --qps 1,,4|lab: --qps needs numbers separated by commas

@@ -14,6 +14,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib/ktap.sh"
+. "$here/lib/lab.sh"
 
 out=$top/.cache/check/lab-incast
 rm -rf "$out"
@@ -27,17 +28,7 @@ run_field() {
 
 # One bad command line per line: its arguments, then what the refusal says.
 bad_options_refused() {
-	local args want
-	while IFS='|' read -r args want; do
-		# shellcheck disable=SC2086 # one argument per word
-		if "$top/tools/lab/run" $args --out "$out.bad" >"$out.bad.log" 2>&1; then
-			fail "run $args was accepted"
-			return 1
-		fi
-		grep -qF -- "$want" "$out.bad.log" ||
-			fail "run $args: no \"$want\" in: $(head -n 1 "$out.bad.log")" || return 1
-		[ ! -e "$out.bad" ] || fail "run $args made its folder" || return 1
-	done <<'EOF'
+	lab_refuses "$out" <<'EOF'
 --kmin 800|lab: --kmin must be above 1000 bytes
 ecn-threshold-too-low --limit 50000|--limit, which must be 50050 or more
 --kmin 40000 --kmax 10000|lab: --kmin must be below --kmax
