@@ -14,6 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/testing/topo.sh"
 . "$here/lib/testing/perftest.sh"
 . "$here/lib/rocectl.sh"
+. "$here/lib/capture.sh"
 
 SECS=3
 PCAP=$ksft_tmp/cnp.pcap
@@ -39,28 +40,20 @@ delta() { echo $((after[$1] - before[$1])); }
 # marked_run: traffic through the marking bottleneck, the CNPs captured as
 # they leave the receiver; sets run_secs to its duration.
 marked_run() {
-	local t0 t1 cap
+	local t0 t1
 	rm -f "$PCAP"
 	# On the receiver's own port: its capture times are the send times.
-	tcpdump -i roce2 -Q out -s 128 -U -w "$PCAP" \
-		'udp dst port 4791 and ((ip and udp[8] == 0x81) or (ip6 and ip6[48] == 0x81))' \
-		2>"$PCAP.err" &
-	cap=$!
-	# Not a fixed sleep: a slow VM took longer than one to open the socket.
-	for _ in $(seq 100); do
-		grep -q '^tcpdump: listening on' "$PCAP.err" && break
-		sleep 0.1
-	done
-	grep -q '^tcpdump: listening on' "$PCAP.err" ||
-		{ kill "$cap"; fail "tcpdump did not start: $(cat "$PCAP.err")"; return 1; }
+	capture_start "$PCAP" -i roce2 -Q out -s 128 \
+		'udp dst port 4791 and ((ip and udp[8] == 0x81) or (ip6 and ip6[48] == 0x81))' ||
+		return 1
 	snapshot before
 	t0=$(date +%s%N)
-	perftest_bw ib_write_bw 1 2 $SECS >/dev/null || { kill "$cap"; return 1; }
+	perftest_bw ib_write_bw 1 2 $SECS >/dev/null || { kill "$capture_pid"; return 1; }
 	t1=$(date +%s%N)
 	sleep 0.5
 	snapshot after
-	kill -INT "$cap"
-	wait "$cap"
+	kill -INT "$capture_pid"
+	wait "$capture_pid"
 	run_secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
 	ktap_print_msg "$(for k in marked ecn sent suppressed unresolved received handled cuts; do
 		printf '%s %s ' "$k" "$(delta $k)"; done)in ${run_secs}s"

@@ -18,6 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/testing/clos.sh"
 . "$here/lib/testing/perftest.sh"
 . "$here/lib/rocectl.sh"
+. "$here/lib/capture.sh"
 
 SECS=3
 QPS=16
@@ -167,7 +168,7 @@ spine_congestion() {
 # computes from the headers, with a seed of the boot's, so no route
 # lookup can foretell it, but the run measured it).
 sport_set_moves_flow() {
-	local gid1 gid2 last qpn old spine port pids=() cap pcap=$ksft_tmp/sport.pcap
+	local gid1 gid2 last qpn old spine port pids=() pcap=$ksft_tmp/sport.pcap
 	local log=$ksft_tmp/pingpong rc=0 i moved
 
 	[ -s "$PATHS_L4" ] || { fail "no five-tuple run to take a port from"; return 1; }
@@ -191,22 +192,18 @@ sport_set_moves_flow() {
 	done
 	[ -n "$spine" ] || { kill "${pids[@]}"; fail "the pingpong's QP never crossed the leaf"; return 1; }
 	port=$(jq -rs --arg s "$spine" '[.[] | select(.uplink != $s)][0].sport' "$PATHS_L4")
-	tcpdump -i roce2 -Q in -s 0 -U -c 200 -w "$pcap" "udp dst port 4791 and udp src port $port" \
-		2>"$pcap.err" &
-	cap=$!
-	for i in $(seq 100); do
-		grep -q '^tcpdump: listening on' "$pcap.err" && break
-		sleep 0.1
-	done
+	capture_start "$pcap" -i roce2 -Q in -s 0 -c 200 "udp dst port 4791 and udp src port $port" ||
+		{ kill "${pids[@]}"; return 1; }
 	kill -0 "${pids[1]}" 2>/dev/null ||
-		{ kill "$cap" "${pids[0]}"; fail "the pingpong ended before its port was set"; return 1; }
-	rocectl qp set dev rxe1 qpn "$qpn" udp-sport "$port" || { kill "$cap" "${pids[@]}"; return 1; }
+		{ kill "$capture_pid" "${pids[0]}"; fail "the pingpong ended before its port was set"; return 1; }
+	rocectl qp set dev rxe1 qpn "$qpn" udp-sport "$port" ||
+		{ kill "$capture_pid" "${pids[@]}"; return 1; }
 	for i in "${pids[@]}"; do
 		wait "$i" || rc=1
 	done
 	sleep 0.5
-	kill "$cap" 2>/dev/null
-	wait "$cap"
+	kill "$capture_pid" 2>/dev/null
+	wait "$capture_pid"
 	clos_paths 1 >"$PATHS"
 	moved=$(jq -rs --argjson p "$port" '[.[] | select(.sport == $p) | "\(.uplink) \(.packets)"][0] // "none 0"' "$PATHS")
 	ktap_print_msg "QP $qpn: port $old on $spine, set to $port: ${moved% *}, ${moved#* } packets;" \
