@@ -34,17 +34,25 @@ SLAB_KB_PER_ROUND=2
 CAP_MBPS=5
 
 # load: ib_write_bw host 1 -> 2 with 4 QPs, each capped at CAP_MBPS, a
-# netlink dump loop and a monitor; sets load_pids and waits until the
-# pacer holds packets.
+# netlink dump loop and a monitor; sets load_pids (the flow's) and ctl_pids
+# and waits until the pacer holds packets.
 load() {
 	local q
 	perftest_background 1 2 600 "$ksft_tmp/load" -q 4 ||
 		{ fail "the flow did not start"; return 1; }
 	load_pids=("${perftest_pids[@]}")
-	(while :; do rocectl -j -s qp show >/dev/null 2>&1; rocectl -j -s dev show >/dev/null 2>&1; done) &
-	load_pids+=($!)
-	rocectl monitor >/dev/null 2>&1 &
-	load_pids+=($!)
+	# The loop ends after the dump under way; the monitor is the binary
+	# itself, not a shell around it, so that stop_load's signal reaches it.
+	(
+		trap exit TERM
+		while :; do
+			rocectl -j -s qp show >/dev/null 2>&1
+			rocectl -j -s dev show >/dev/null 2>&1
+		done
+	) &
+	ctl_pids=($!)
+	"$ROCECTL" monitor >/dev/null 2>&1 &
+	ctl_pids+=($!)
 	for _ in $(seq 100); do
 		for q in $(qp_json rxe1 | jq -r '.[] | select(.stats["tx-packets"] > 0 and
 				(.["max-rate"] // 0) == 0) | .qpn'); do
@@ -56,10 +64,11 @@ load() {
 	fail "the pacer never held a packet"
 }
 
-# stop_load [SIGNAL]: end what load started.
+# stop_load [SIGNAL]: end what load started, the flow by SIGNAL.
 stop_load() {
 	kill -"${1:-TERM}" "${load_pids[@]}" 2>/dev/null
-	wait "${load_pids[@]}" 2>/dev/null
+	kill "${ctl_pids[@]}" 2>/dev/null
+	wait "${load_pids[@]}" "${ctl_pids[@]}" 2>/dev/null
 	return 0
 }
 
