@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The VM runner's verdict on a guest that died (tools/testing/vm/run). Under
+# TCG the emulator itself now and then kills 6.12 and 7.x with an int3 in
+# the kernel's own text (code it translated while the kernel patched it);
+# that death, and only that, is booted once more, for the programs the
+# first boot did not finish. Any other death fails the run.
+#
+# The emulator's fault cannot be had on demand, so the guest's program
+# writes the lines that death leaves in the kernel log and then really
+# crashes the kernel (sysrq c): the runner reads the console as it would
+# read the real one.
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+. "$here/lib/ktap.sh"
+. "$here/lib/defer.sh"
+. "$top/tools/testing/lib/kernel-log.sh"
+
+# In .cache, not /tmp: the VM sees the host's files but has a /tmp of its own.
+work=$top/.cache/check/vm_runner
+rm -rf "$work"
+mkdir -p "$work"
+defer rm -rf "$work"
+
+# An excerpt of a console: the Oops line, the machine, the RIP.
+console() { # OOPS RIP
+	printf '[   40.78] %s\r\n' "$1" \
+		"CPU: 1 UID: 0 PID: 812 Comm: ib_write_bw Not tainted 7.2.13+deb14-amd64 #1" \
+		"Hardware name: QEMU Standard PC (Q35 + ICH9, 2009), BIOS 1.16.2-debian-1.16.2-1 04/01/2014" \
+		"RIP: 0010:$2" "Code: 48 83 f8 ff 74 3c <cc> 8b 43 08" "Call Trace:" " <TASK>"
+}
+
+# classifies OOPS RIP RC: kernel_text_int3 returns RC for that console.
+classifies() {
+	local rc
+	console "$1" "$2" >"$ksft_tmp/console.log"
+	kernel_text_int3 "$ksft_tmp/console.log"
+	rc=$?
+	[ $rc -eq "$3" ] || fail "'$1' at '$2': kernel_text_int3 says $rc, not $3"
+}
+
+int3_in_kernel_text_is_the_emulators() {
+	classifies 'Oops: int3: 0000 [#1] SMP NOPTI' 'sched_clock_cpu+0x9/0x1a0' 0 &&
+		classifies 'Oops: int3: 0000 [#1] PREEMPT SMP NOPTI' 'update_rq_clock+0x38/0x170' 0
+}
+
+other_deaths_are_not() {
+	classifies 'Oops: int3: 0000 [#1] SMP NOPTI' 'rxe_cc_pace+0x41/0x2a0 [rxe_cc]' 1 &&
+		classifies 'Oops: int3: 0000 [#1] SMP NOPTI' 'rxe_requester+0x12/0x9f0 [rdma_rxe]' 1 &&
+		classifies 'Oops: general protection fault, probably for non-canonical address' \
+			'sched_clock_cpu+0x9/0x1a0' 1 &&
+		classifies 'BUG: kernel NULL pointer dereference, address: 0000000000000008' \
+			'rb_erase+0x1b/0x3a0' 1
+}
+
+# The guest's programs. Each counts its runs in the run folder (the guest's
+# /run/rxecc-out) and the second dies, on its first run only, as FAULT says.
+write_programs() { # FAULT: int3 or null
+	cat >"$work/first" <<-'EOF'
+		#!/bin/bash
+		echo run >>/run/rxecc-out/first.runs
+	EOF
+	cat >"$work/second" <<-EOF
+		#!/bin/bash
+		echo run >>/run/rxecc-out/second.runs
+		[ "\$(wc -l </run/rxecc-out/second.runs)" -eq 1 ] || exit 0
+		sync
+		if [ $1 = int3 ]; then
+			for line in 'Oops: int3: 0000 [#1] SMP NOPTI' 'RIP: 0010:sched_clock_cpu+0x9/0x1a0'; do
+				echo "<0>\$line" >/dev/kmsg
+			done
+		fi
+		echo c >/proc/sysrq-trigger
+	EOF
+	cat >"$work/third" <<-'EOF'
+		#!/bin/bash
+		echo run >>/run/rxecc-out/third.runs
+	EOF
+	chmod +x "$work/first" "$work/second" "$work/third"
+}
+
+runs() { # OUT PROG: how often PROG ran
+	cat "$1/$2.runs" 2>/dev/null | wc -l
+}
+
+boot_two() { # FAULT OUT
+	write_programs "$1"
+	"$top/tools/testing/vm/run" --no-module --each 60 -o "$2" -- \
+		"$work/first" "$work/second" "$work/third" >"$2.log" 2>&1
+}
+
+emulator_fault_runs_the_unfinished_again() {
+	local out=$work/int3 rc
+	boot_two int3 "$out"
+	rc=$?
+	sed 's/^/#   /' "$out.log" | grep -E 'run:|exit status' | head -n 12
+	[ $rc -eq 0 ] || fail "run exited $rc"
+	grep -q "died of the emulator's fault.*booting once more" "$out.log" ||
+		fail "run did not say why it booted once more"
+	grep -q 'did not finish: second third$' "$out.log" ||
+		fail "run did not name the programs it ran again"
+	[ "$(runs "$out" first)" -eq 1 ] || fail "the finished program ran $(runs "$out" first) times"
+	[ "$(runs "$out" second)" -eq 2 ] || fail "the program that died ran $(runs "$out" second) times"
+	[ "$(runs "$out" third)" -eq 1 ] || fail "the program after it ran $(runs "$out" third) times"
+	[ -f "$out/console.emulator-fault.log" ] || fail "the first boot's console is not kept"
+}
+
+other_death_fails_the_run() {
+	local out=$work/null rc
+	boot_two null "$out"
+	rc=$?
+	sed 's/^/#   /' "$out.log" | grep -E 'run:' | head -n 4
+	[ $rc -ne 0 ] || fail "run passed a guest whose kernel crashed"
+	! grep -q 'booting once more' "$out.log" || fail "run booted once more"
+	[ "$(runs "$out" second)" -eq 1 ] || fail "the program that died ran $(runs "$out" second) times"
+	grep -q 'second: the guest did not finish it' "$out.log" ||
+		fail "run did not name the program the guest died in"
+}
+
+ktap_print_header
+ktap_set_plan 4
+ktap_test_result "an int3 Oops in the kernel's own text is the emulator's fault" \
+	int3_in_kernel_text_is_the_emulators
+ktap_test_result "an int3 in a module, a GPF or a BUG is not" other_deaths_are_not
+ktap_test_result "the emulator's fault: one more boot, for the programs not finished" \
+	emulator_fault_runs_the_unfinished_again
+ktap_test_result "any other kernel death fails the run, with no second boot" \
+	other_death_fails_the_run
+ktap_finished
