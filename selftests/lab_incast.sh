@@ -6,7 +6,8 @@
 # tables and plots behind. The outcome must keep its shape, so the demo
 # cannot rot: with DCQCN the flows share the port (Jain >= 0.9) and the
 # switch queue's p99 stays below the run without congestion control;
-# every CNP the receiver sent was handled; rocectl diagnose finds nothing
+# the table's capacity row is the steady goodput over the port's payload
+# capacity; every CNP the receiver sent was handled; rocectl diagnose finds nothing
 # with DCQCN and the loss without it; and every file the lab promises
 # exists and is not empty. First, options it cannot run with are refused,
 # with a reason, before anything is made.
@@ -74,6 +75,25 @@ dcqcn_fair() {
 	awk -v j="$jain" 'BEGIN { exit !(j >= 0.9) }' || fail "Jain's index $jain < 0.9"
 }
 
+# The table's capacity row: the steady goodput over what the port can carry
+# as RoCE payload, its rate times 1024 / (1024 + 58) at MTU 1024
+# (Documentation/labs.rst).
+capacity_row() {
+	local run rate sum ratio
+	for run in no-cc dcqcn; do
+		rate=$(run_field $run .params.rate)
+		sum=$(run_field $run .steady_goodput_total_mbps)
+		ratio=$(run_field $run .steady_goodput_to_capacity)
+		ktap_print_msg "$run: $sum Mb/s steady, $ratio of the port's payload capacity"
+		awk -v r="$ratio" -v s="$sum" -v c="$rate" 'BEGIN {
+			want = s / (c * 1024 / (1024 + 58)); d = r - want
+			exit !(r > 0 && d < 0.005 && d > -0.005) }' ||
+			fail "$run: ratio $ratio is not $sum / ($rate * 1024 / 1082)" || return 1
+	done
+	grep -q "^goodput / port's payload capacity (steady) " "$out/table.txt" ||
+		fail "the table has no capacity row"
+}
+
 dcqcn_queue_shorter() {
 	local cc nocc
 	cc=$(run_field dcqcn .queue_p99_bytes)
@@ -107,7 +127,7 @@ diagnose_named() {
 }
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 rm -rf "$out.bad"
 ktap_test_result "the lab refuses options it cannot run with, and says why" bad_options_refused
 mkdir -p "$out"
@@ -115,6 +135,7 @@ ktap_test_result "tools/lab/run incast finishes and names its folder" lab_runs
 [ -s "$table" ] || ktap_finished
 ktap_test_result "tables, CSV, rocectl counters and PNG plots are written" files_made
 ktap_test_result "with DCQCN the flows share the port (Jain >= 0.9)" dcqcn_fair
+ktap_test_result "the table puts the steady goodput against the port's capacity" capacity_row
 ktap_test_result "with DCQCN the queue's p99 is below the no-CC run's" dcqcn_queue_shorter
 ktap_test_result "every CNP sent is handled by a sender" cnps_handled
 ktap_test_result "rocectl diagnose: nothing with DCQCN, loss-without-cc without" diagnose_named
