@@ -3,9 +3,10 @@
 #
 # The VM runner's verdict on a guest that died (tools/testing/vm/run). Under
 # TCG the emulator itself now and then kills 6.12 and 7.x with an int3 in
-# the kernel's own text (code it translated while the kernel patched it);
-# that death, and only that, is booted once more, for the programs the
-# first boot did not finish. Any other death fails the run.
+# the kernel's own text, left there for an instant by the kernel's code
+# patching on another vCPU; that death, and only that, is booted once
+# more, for the programs the first boot did not finish. Any other death
+# fails the run.
 #
 # The emulator's fault cannot be had on demand, so the guest's program
 # writes the lines that death leaves in the kernel log and then really
