@@ -82,8 +82,11 @@ write_programs() { # FAULT: int3 or null
 	chmod +x "$work/first" "$work/second" "$work/third"
 }
 
-runs() { # OUT PROG: how often PROG ran
-	cat "$1/$2.runs" 2>/dev/null | wc -l
+# ran_times OUT PROG N: PROG ran N times in the run folder OUT.
+ran_times() {
+	local n
+	n=$(cat "$1/$2.runs" 2>/dev/null | wc -l)
+	[ "$n" -eq "$3" ] || fail "$2 ran $n times, not $3"
 }
 
 boot_two() { # FAULT OUT
@@ -97,14 +100,13 @@ emulator_fault_runs_the_unfinished_again() {
 	boot_two int3 "$out"
 	rc=$?
 	sed 's/^/#   /' "$out.log" | grep -E 'run:|exit status' | head -n 12
-	[ $rc -eq 0 ] || fail "run exited $rc"
+	[ $rc -eq 0 ] || fail "run exited $rc" || return 1
 	grep -q "died of the emulator's fault.*booting once more" "$out.log" ||
-		fail "run did not say why it booted once more"
+		fail "run did not say why it booted once more" || return 1
 	grep -q 'did not finish: second third$' "$out.log" ||
-		fail "run did not name the programs it ran again"
-	[ "$(runs "$out" first)" -eq 1 ] || fail "the finished program ran $(runs "$out" first) times"
-	[ "$(runs "$out" second)" -eq 2 ] || fail "the program that died ran $(runs "$out" second) times"
-	[ "$(runs "$out" third)" -eq 1 ] || fail "the program after it ran $(runs "$out" third) times"
+		fail "run did not name the programs it ran again" || return 1
+	ran_times "$out" first 1 && ran_times "$out" second 2 && ran_times "$out" third 1 ||
+		return 1
 	[ -f "$out/console.emulator-fault.log" ] || fail "the first boot's console is not kept"
 }
 
@@ -113,9 +115,9 @@ other_death_fails_the_run() {
 	boot_two null "$out"
 	rc=$?
 	sed 's/^/#   /' "$out.log" | grep -E 'run:' | head -n 4
-	[ $rc -ne 0 ] || fail "run passed a guest whose kernel crashed"
-	! grep -q 'booting once more' "$out.log" || fail "run booted once more"
-	[ "$(runs "$out" second)" -eq 1 ] || fail "the program that died ran $(runs "$out" second) times"
+	[ $rc -ne 0 ] || fail "run passed a guest whose kernel crashed" || return 1
+	! grep -q 'booting once more' "$out.log" || fail "run booted once more" || return 1
+	ran_times "$out" second 1 || return 1
 	grep -q 'second: the guest did not finish it' "$out.log" ||
 		fail "run did not name the program the guest died in"
 }
