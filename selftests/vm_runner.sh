@@ -59,10 +59,10 @@ other_deaths_are_not() {
 # The guest's programs. Each counts its runs in the run folder (the guest's
 # /run/rxecc-out) and the second dies, on its first run only, as FAULT says.
 write_programs() { # FAULT: int3 or null
-	cat >"$work/first" <<-'EOF'
-		#!/bin/bash
-		echo run >>/run/rxecc-out/first.runs
-	EOF
+	local prog
+	for prog in first third; do
+		printf '#!/bin/bash\necho run >>/run/rxecc-out/%s.runs\n' $prog >"$work/$prog"
+	done
 	cat >"$work/second" <<-EOF
 		#!/bin/bash
 		echo run >>/run/rxecc-out/second.runs
@@ -74,10 +74,6 @@ write_programs() { # FAULT: int3 or null
 			done
 		fi
 		echo c >/proc/sysrq-trigger
-	EOF
-	cat >"$work/third" <<-'EOF'
-		#!/bin/bash
-		echo run >>/run/rxecc-out/third.runs
 	EOF
 	chmod +x "$work/first" "$work/second" "$work/third"
 }
