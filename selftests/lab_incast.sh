@@ -9,8 +9,8 @@
 # the table's capacity row is the steady goodput over the port's payload
 # capacity; every CNP the receiver sent was handled; rocectl diagnose
 # finds nothing with DCQCN and the loss without it; and every file the lab
-# promises exists and is not empty. First, options it cannot run with are refused,
-# with a reason, before anything is made.
+# promises exists and is not empty. First, options it cannot run with are
+# refused, with a reason, before anything is made.
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
