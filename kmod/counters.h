@@ -44,3 +44,4 @@ RXE_CC_DEV_COUNTER(HOOK_RX_NS)
 RXE_CC_DEV_COUNTER(HOOK_RX_PACKETS)
 RXE_CC_DEV_COUNTER(MONITOR_DROPPED)	/* events the rate limit dropped */
 RXE_CC_DEV_COUNTER(UDP_SPORT_FAILED)	/* a set port that could not be written */
+RXE_CC_DEV_COUNTER(PORT_HELD)		/* requests held for the line rate */

@@ -121,7 +121,7 @@ const struct nla_policy rxe_cc_qp_nl_policy[RXE_CC_A_QP_RXE_UDP_SPORT + 1] = {
 	[RXE_CC_A_QP_RXE_UDP_SPORT] = { .type = NLA_U16, },
 };
 
-const struct nla_policy rxe_cc_stat_nl_policy[RXE_CC_A_STAT_UDP_SPORT_FAILED + 1] = {
+const struct nla_policy rxe_cc_stat_nl_policy[RXE_CC_A_STAT_PORT_HELD + 1] = {
 	[RXE_CC_A_STAT_TX_PACKETS] = { .type = NLA_U64, },
 	[RXE_CC_A_STAT_TX_BYTES] = { .type = NLA_U64, },
 	[RXE_CC_A_STAT_RX_PACKETS] = { .type = NLA_U64, },
@@ -149,6 +149,7 @@ const struct nla_policy rxe_cc_stat_nl_policy[RXE_CC_A_STAT_UDP_SPORT_FAILED + 1
 	[RXE_CC_A_STAT_HOOK_RX_PACKETS] = { .type = NLA_U64, },
 	[RXE_CC_A_STAT_MONITOR_DROPPED] = { .type = NLA_U64, },
 	[RXE_CC_A_STAT_UDP_SPORT_FAILED] = { .type = NLA_U64, },
+	[RXE_CC_A_STAT_PORT_HELD] = { .type = NLA_U64, },
 };
 
 /* RXE_CC_CMD_DEV_GET - do */

@@ -15,7 +15,7 @@
 extern const struct nla_policy rxe_cc_dcqcn_nl_policy[RXE_CC_A_DCQCN_INITIAL_ALPHA + 1];
 extern const struct nla_policy rxe_cc_np_nl_policy[RXE_CC_A_NP_CNP_PRIO_MODE + 1];
 extern const struct nla_policy rxe_cc_qp_nl_policy[RXE_CC_A_QP_RXE_UDP_SPORT + 1];
-extern const struct nla_policy rxe_cc_stat_nl_policy[RXE_CC_A_STAT_UDP_SPORT_FAILED + 1];
+extern const struct nla_policy rxe_cc_stat_nl_policy[RXE_CC_A_STAT_PORT_HELD + 1];
 
 /* Ops table for rxe_cc */
 extern const struct genl_split_ops rxe_cc_nl_ops[8];

@@ -238,7 +238,8 @@ static __always_inline unsigned int __rxe_cc_egress(struct sk_buff *skb,
 	 */
 	if (request && pkt.ecn == INET_ECN_NOT_ECT)
 		rxe_cc_set_ect(skb, pkt.v6);
-	if (!request || rxe_cc_qp_at_rest_at_line(qp, cfg) || !rxe_cc_qp_paced(qp, cfg)) {
+	if (!request || !rxe_cc_qp_paced(qp, cfg) ||
+	    (rxe_cc_qp_at_rest_at_line(qp, cfg) && rxe_cc_port_take(dev, cfg, skb->len))) {
 		rxe_cc_qp_count_tx(qp, skb->len);
 		return NF_ACCEPT;
 	}

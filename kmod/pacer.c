@@ -12,10 +12,18 @@
  *
  * rxe stops building packets for a QP with 64 in flight, held ones
  * included, so each queue is bounded without a limit of our own. A QP at
- * the line rate is not paced: the link itself is its limit, as on a NIC.
- * Once it is also at rest there, its requests pass the packet path without
- * coming here at all (rxe_cc_qp_at_rest_at_line()). Below the line rate
- * (cut by DCQCN, or capped by max-rate) every packet is timed.
+ * the line rate is not paced by its own rate: the port is its limit, as on
+ * a NIC. Once it is also at rest there, its requests pass the packet path
+ * without coming here at all (rxe_cc_qp_at_rest_at_line()) while the port
+ * is free. Below the line rate (cut by DCQCN, or capped by max-rate) every
+ * packet is timed.
+ *
+ * The port: all paced QPs of a device together leave at no more than its
+ * line rate, as a NIC's port sends no faster than its link. Without it, an
+ * emulated link's senders start an incast at whatever the CPU gives them,
+ * and the switch drops before the first CNP can act. Every departure books
+ * the port (dev->port_next_ns); a QP at the line rate waits while the port
+ * is busy, and the timer serves no QP before the port is free.
  *
  * rxe gives no notice of a QP's destruction, and destroy waits for every
  * packet of the QP still in flight, the ones held here included. So while
@@ -69,6 +77,15 @@ static bool pacer_at_line_rate(const struct rxe_cc_qp *qp)
 	return dcqcn_rate_kbps(&qp->flow) >= qp->flow.line_kbps;
 }
 
+/*
+ * When the timer must run next for the tree's earliest QP (pacer_lock
+ * held): at its time, or when the port is free if that is later.
+ */
+static u64 pacer_due_ns(const struct rxe_cc_dev *dev, const struct rxe_cc_qp *qp)
+{
+	return max_t(u64, qp->time_next_ns, atomic64_read(&dev->port_next_ns));
+}
+
 static void pacer_tree_insert(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
 {
 	struct rb_node **link = &dev->pacer_tree.rb_node, *parent = NULL;
@@ -92,7 +109,7 @@ static void pacer_tree_insert(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
 
 	/* The watchdog fires for the earliest QP only. */
 	if (leftmost)
-		hrtimer_start(&dev->pacer_timer, ns_to_ktime(qp->time_next_ns),
+		hrtimer_start(&dev->pacer_timer, ns_to_ktime(pacer_due_ns(dev, qp)),
 			      HRTIMER_MODE_ABS_PINNED_SOFT);
 }
 
@@ -110,7 +127,8 @@ static void pacer_tree_remove(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
  * the wire at Rc, from where the schedule says it should have left, at most
  * the QP's slack before it was ready: a QP that had nothing to send gets
  * little credit, but one whose packet waited for a late timer keeps all of
- * it. A cut QP is measured from now instead, as it is congested.
+ * it. A cut QP is measured from now instead, as it is congested. The port
+ * is booked for the packet too.
  */
 static void pacer_depart(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 			 unsigned int len, u64 ready_ns, u64 now_ns)
@@ -118,9 +136,12 @@ static void pacer_depart(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	u64 base = qp->time_next_ns, from_ns = ready_ns, slack_ns = RXE_CC_PACER_SLACK_NS;
 
 	rxe_cc_qp_count_tx(qp, len);
+	rxe_cc_port_book(qp->dev, cfg, len, now_ns);
 	rxe_cc_rp_run(qp, cfg, RXE_CC_RP_SENT, len, now_ns);
-	if (pacer_at_line_rate(qp))
-		return;
+	/*
+	 * At the line rate too: the port serves the QPs that wait for it in
+	 * the order of their own schedules, so that they share it evenly.
+	 */
 	if (qp->flow.limited) {
 		from_ns = now_ns;
 		slack_ns = RXE_CC_PACER_SLACK_CUT_NS;
@@ -154,7 +175,8 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	 * timer CPU's receive backlog of the veth, and RoCE takes reordering
 	 * for loss.
 	 */
-	if (skb_queue_empty(&qp->queue) && pacer_at_line_rate(qp)) {
+	if (skb_queue_empty(&qp->queue) && pacer_at_line_rate(qp) &&
+	    !rxe_cc_port_busy(dev, now)) {
 		pacer_depart(qp, cfg, skb->len, now, now);
 		/* The packet path lets the QP's next requests pass by itself. */
 		if (rxe_cc_rp_at_rest(qp, cfg))
@@ -169,6 +191,8 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	skb->tstamp = ns_to_ktime(now);
 	__skb_queue_tail(&qp->queue, skb);
 	rxe_cc_qp_count(qp, RXE_CC_C_PACED_PACKETS, 1);
+	if (pacer_at_line_rate(qp))
+		rxe_cc_dev_count(dev, RXE_CC_C_PORT_HELD, 1);
 	queued = skb_queue_len(&qp->queue);
 	if (queued > rxe_cc_qp_stat(qp, RXE_CC_C_QUEUE_PEAK))
 		rxe_cc_qp_stat(qp, RXE_CC_C_QUEUE_PEAK) = queued;
@@ -242,7 +266,7 @@ static enum hrtimer_restart pacer_timer_fn(struct hrtimer *timer)
 		spin_lock(&dev->pacer_lock);
 		node = rb_first(&dev->pacer_tree);
 		qp = node ? rb_entry(node, struct rxe_cc_qp, pacer_node) : NULL;
-		if (!qp || qp->time_next_ns > now) {
+		if (!qp || pacer_due_ns(dev, qp) > now) {
 			spin_unlock(&dev->pacer_lock);
 			break;
 		}
@@ -256,7 +280,8 @@ static enum hrtimer_restart pacer_timer_fn(struct hrtimer *timer)
 	node = rb_first(&dev->pacer_tree);
 	if (node) {
 		qp = rb_entry(node, struct rxe_cc_qp, pacer_node);
-		hrtimer_start(timer, ns_to_ktime(qp->time_next_ns), HRTIMER_MODE_ABS_PINNED_SOFT);
+		hrtimer_start(timer, ns_to_ktime(pacer_due_ns(dev, qp)),
+			      HRTIMER_MODE_ABS_PINNED_SOFT);
 	}
 	spin_unlock(&dev->pacer_lock);
 	return HRTIMER_NORESTART;

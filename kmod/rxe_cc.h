@@ -125,6 +125,11 @@ struct rxe_cc_dev {
 	spinlock_t pacer_lock;
 	struct rb_root pacer_tree;
 	struct hrtimer pacer_timer;
+	/*
+	 * When the port may send the device's next paced request: together
+	 * they leave at no more than the line rate (rxe_cc_port_take()).
+	 */
+	atomic64_t port_next_ns;
 	/* Frees held packets of QPs that are destroyed or in error. */
 	struct delayed_work pacer_watch;
 	/* Drops the state of QPs idle for RXE_CC_QP_LINGER_MS. */
@@ -309,6 +314,50 @@ static inline bool rxe_cc_qp_at_rest_at_line(const struct rxe_cc_qp *qp,
 					     const struct rxe_cc_config *cfg)
 {
 	return READ_ONCE(qp->at_rest_gen) == cfg->gen && skb_queue_empty_lockless(&qp->queue);
+}
+
+/*
+ * How far the port may fall behind its line rate and catch up with a
+ * burst: as for a QP not cut (pacer.c), a late timer must not cost the
+ * device its line rate.
+ */
+#define RXE_CC_PORT_SLACK_NS	(4 * NSEC_PER_MSEC)
+
+/*
+ * Books the port for LEN bytes at the line rate, from when it is free or
+ * at most its slack before NOW. Lockless: two CPUs that both found the
+ * port free book one after the other, so the device keeps its rate.
+ */
+static inline void rxe_cc_port_book(struct rxe_cc_dev *dev, const struct rxe_cc_config *cfg,
+				    unsigned int len, u64 now_ns)
+{
+	s64 next = atomic64_read(&dev->port_next_ns);
+	u64 start;
+
+	do {
+		start = max_t(u64, next, now_ns - RXE_CC_PORT_SLACK_NS);
+	} while (!atomic64_try_cmpxchg(&dev->port_next_ns, &next,
+				       start + dcqcn_tx_time_ns(len, cfg->line_kbps)));
+}
+
+static inline bool rxe_cc_port_busy(const struct rxe_cc_dev *dev, u64 now_ns)
+{
+	return (u64)atomic64_read(&dev->port_next_ns) > now_ns;
+}
+
+/*
+ * May a request of LEN bytes of a QP at rest at the line rate leave
+ * without the pacer? Only while the port is free, which it then books.
+ */
+static inline bool rxe_cc_port_take(struct rxe_cc_dev *dev, const struct rxe_cc_config *cfg,
+				    unsigned int len)
+{
+	u64 now = ktime_get_ns();
+
+	if (rxe_cc_port_busy(dev, now))
+		return false;
+	rxe_cc_port_book(dev, cfg, len, now);
+	return true;
 }
 
 /* The device's identity attributes, in replies and events alike. */

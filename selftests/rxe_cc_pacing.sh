@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The pacer: a QP's requests leave at no more than its rate; data arrives
-# intact when paced; and QP destroy, device removal and module unload in the
-# middle of paced traffic finish at once, with a clean kernel log (the VM
-# runner fails the test on any warning).
+# The pacer: a QP's requests leave at no more than its rate, a device's at
+# no more than its line rate; data arrives intact when paced; and QP
+# destroy, device removal and module unload in the middle of paced traffic
+# finish at once, with a clean kernel log (the VM runner fails the test on
+# any warning).
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
@@ -29,6 +30,28 @@ rate_is_capped() {
 	awk -v m="$mbps" -v c=$CAP_MBPS 'BEGIN { exit !(m <= c * 1.02 && m >= c * 0.5) }' ||
 		fail "$mbps Mb/s with a $CAP_MBPS Mb/s cap"
 	[ "$(dev_stat rxe1 paced-packets)" -gt 0 ] || fail "the pacer held nothing"
+}
+
+# The port: two QPs at the line rate together send at no more than it, and
+# share it. Without the port each would go at the line rate.
+PORT_MBPS=20
+port_caps_the_device() {
+	local line mbps top2
+	line=$(rocectl -j dcqcn show dev rxe1 | jq '.[0]["line-rate"]')
+	rocectl dcqcn set dev rxe1 max-rate 0 line-rate $PORT_MBPS || return 1
+	rocectl stats reset dev rxe1 || return 1
+	mbps=$(perftest_bw ib_write_bw 1 2 4 -q 2)
+	rocectl dcqcn set dev rxe1 line-rate "$line" || return 1
+	[ -n "$mbps" ] || return 1
+	ktap_print_msg "ib_write_bw -q 2 with line-rate $PORT_MBPS: $mbps Mb/s," \
+		"$(dev_stat rxe1 port-held) requests held for the port"
+	awk -v m="$mbps" -v c=$PORT_MBPS 'BEGIN { exit !(m <= c * 1.02 && m >= c * 0.5) }' ||
+		fail "two QPs sent $mbps Mb/s through a $PORT_MBPS Mb/s port" || return 1
+	[ "$(dev_stat rxe1 port-held)" -gt 0 ] || fail "the port held nothing" || return 1
+	top2=$(qp_json rxe1 | jq -r '[.[].stats["tx-bytes"]] | sort | .[-2:] | "\(.[0]) \(.[1])"')
+	ktap_print_msg "the two QPs sent $top2 bytes"
+	awk -v a="${top2% *}" -v b="${top2#* }" 'BEGIN { exit !(a >= 0.8 * b) }' ||
+		fail "the port's share was uneven: $top2 bytes"
 }
 
 data_intact() {
@@ -130,10 +153,11 @@ unload_prompt() {
 
 
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 6
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 defer topo_teardown
 ktap_test_result "a QP sends at no more than max-rate" rate_is_capped
+ktap_test_result "a device's QPs together send at no more than its line rate" port_caps_the_device
 ktap_test_result "data arrives intact under pacing (ibv_rc_pingpong -c)" data_intact
 ktap_test_result "QP destroy in paced traffic frees held packets at once" qp_destroy_prompt
 ktap_test_result "rdma link del in paced traffic finishes promptly" device_removal_prompt

@@ -40,6 +40,7 @@ static inline const char *rxe_cc_stat_name(unsigned int value)
 		[RXE_CC_A_STAT_HOOK_RX_PACKETS] = "hook-rx-packets",
 		[RXE_CC_A_STAT_MONITOR_DROPPED] = "monitor-dropped",
 		[RXE_CC_A_STAT_UDP_SPORT_FAILED] = "udp-sport-failed",
+		[RXE_CC_A_STAT_PORT_HELD] = "port-held",
 	};
 
 	return value < sizeof(names) / sizeof(names[0]) ? names[value] : NULL;
