@@ -132,7 +132,8 @@ static int rxe_cc_add_one(struct ib_device *ibdev)
 	dev->ibdev = ibdev;
 	dev->ndev = ndev;
 	cfg->gen = 1;
-	cfg->line_kbps = rxe_cc_line_kbps(ndev);
+	dev->link_kbps = rxe_cc_line_kbps(ndev);
+	cfg->line_kbps = dev->link_kbps;
 	cfg->rp_enable = 1;
 	cfg->rp = dcqcn_preset_mlx5;
 	cfg->np = rxe_cc_np_defaults;

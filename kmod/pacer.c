@@ -23,7 +23,8 @@
  * emulated link's senders start an incast at whatever the CPU gives them,
  * and the switch drops before the first CNP can act. Every departure books
  * the port (dev->port_next_ns); a QP at the line rate waits while the port
- * is busy, and the timer serves no QP before the port is free.
+ * is busy, and the timer serves no QP before the port is free. A line rate
+ * at the netdev's own speed is the netdev's to keep (rxe_cc_port_paced()).
  *
  * rxe gives no notice of a QP's destruction, and destroy waits for every
  * packet of the QP still in flight, the ones held here included. So while

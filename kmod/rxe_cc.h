@@ -130,6 +130,8 @@ struct rxe_cc_dev {
 	 * they leave at no more than the line rate (rxe_cc_port_take()).
 	 */
 	atomic64_t port_next_ns;
+	/* The line rate the device started with: the netdev's speed. */
+	u32 link_kbps;
 	/* Frees held packets of QPs that are destroyed or in error. */
 	struct delayed_work pacer_watch;
 	/* Drops the state of QPs idle for RXE_CC_QP_LINGER_MS. */
@@ -324,6 +326,18 @@ static inline bool rxe_cc_qp_at_rest_at_line(const struct rxe_cc_qp *qp,
 #define RXE_CC_PORT_SLACK_NS	(4 * NSEC_PER_MSEC)
 
 /*
+ * Is the port rxe_cc's to pace? Only while the line rate is below the
+ * netdev's own speed (an emulated link set lower): at that speed the
+ * netdev holds the device to it by itself, and a QP at rest there costs
+ * no clock read in the packet path.
+ */
+static inline bool rxe_cc_port_paced(const struct rxe_cc_dev *dev,
+				     const struct rxe_cc_config *cfg)
+{
+	return cfg->line_kbps < dev->link_kbps;
+}
+
+/*
  * Books the port for LEN bytes at the line rate, from when it is free or
  * at most its slack before NOW. Lockless: two CPUs that both found the
  * port free book one after the other, so the device keeps its rate.
@@ -334,6 +348,8 @@ static inline void rxe_cc_port_book(struct rxe_cc_dev *dev, const struct rxe_cc_
 	s64 next = atomic64_read(&dev->port_next_ns);
 	u64 start;
 
+	if (!rxe_cc_port_paced(dev, cfg))
+		return;
 	do {
 		start = max_t(u64, next, now_ns - RXE_CC_PORT_SLACK_NS);
 	} while (!atomic64_try_cmpxchg(&dev->port_next_ns, &next,
@@ -352,8 +368,11 @@ static inline bool rxe_cc_port_busy(const struct rxe_cc_dev *dev, u64 now_ns)
 static inline bool rxe_cc_port_take(struct rxe_cc_dev *dev, const struct rxe_cc_config *cfg,
 				    unsigned int len)
 {
-	u64 now = ktime_get_ns();
+	u64 now;
 
+	if (!rxe_cc_port_paced(dev, cfg))
+		return true;
+	now = ktime_get_ns();
 	if (rxe_cc_port_busy(dev, now))
 		return false;
 	rxe_cc_port_book(dev, cfg, len, now);
