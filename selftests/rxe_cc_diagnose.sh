@@ -45,9 +45,11 @@ dcqcn_off() {
 	flows 2 && diagnose && expect dcqcn-off "rxe1 ${flow_qpn[1]}" -- $UNBRAKED
 }
 
+# Nothing marks, so the flow stays at its line rate, where its own link
+# may hold it (seen: 2759 of 4992 requests): port-limited, rightly.
 lossy() {
 	topo_bottleneck 3 1000mbit netem 1 1000 || return 1
-	flows 1 && diagnose && expect loss-without-marks rxe1 rxe3
+	flows 1 && diagnose && expect loss-without-marks rxe1 rxe3 -- port-limited
 }
 
 lossy_without_cc() {

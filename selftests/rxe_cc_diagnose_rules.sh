@@ -5,8 +5,9 @@
 # rxe_cc_diagnose.sh: hand-made CNPs (bad, stray, forged), a CNP spacing
 # longer than the test, a switch that marks every packet, a QP capped
 # beside a free one, a host firewall that drops its CNPs, ACKs later than
-# the QP's timeout, a QP destroyed with packets in the pacer, and a QP
-# whose ACKs its host's firewall drops. These
+# the QP's timeout, a QP destroyed with packets in the pacer, a QP
+# whose ACKs its host's firewall drops, and a line rate under what a flow
+# takes. These
 # judge the host's rules on real counters; the counters themselves are
 # checked on every kernel by rxe_cc_cnp.sh and rxe_cc_control.sh, so this
 # runs on the default kernel only (make check's time budget, README).
@@ -117,7 +118,13 @@ paced_qp_destroyed() {
 	diagnose 2 flows_stop && expect paced-dropped rxe1
 }
 
-diag_setup 8
+# A line rate under what host 1's flow takes through a free port.
+port_limited() {
+	rocectl dcqcn set dev rxe1 line-rate 10 && healthy_port && flows 1 && diagnose &&
+		expect port-limited rxe1
+}
+
+diag_setup 9
 ktap_test_result "bad, stray and forged CNPs: cnp-malformed, cnp-unknown-qp, cnp-wrong-source" \
 	with mend bad_cnps
 ktap_test_result "one CNP per 10 s: cnp-suppressed at the receiver" with mend cnp_spacing_too_long
@@ -135,4 +142,6 @@ ktap_test_result "a QP destroyed while paced: paced-dropped on its device" \
 	with mend paced_qp_destroyed
 ktap_test_result "no ACK reaches a QP: qp-stalled on it" \
 	with mend acks_dropped
+ktap_test_result "a line rate under the flow's: port-limited on its device" \
+	with mend port_limited
 ktap_finished

@@ -18,9 +18,10 @@ START_LIMIT=20		# s: a flow not sending by then did not start
 STARTED_BYTES=262144	# RDMA writes, not perftest's exchange
 # Consequences a broken CNP loop may have besides its own finding: without
 # the brake the queue stands at its limit (every packet marked) and
-# overflows, and a sender that does not slow down takes the port from one
-# that does (held at its min-rate).
-UNBRAKED="loss-with-marks qp-starved qp-stalled marking-high rate-at-floor"
+# overflows, a sender that does not slow down takes the port from one
+# that does (held at its min-rate), and stays at its line rate, where its
+# own link holds it.
+UNBRAKED="loss-with-marks qp-starved qp-stalled marking-high rate-at-floor port-limited"
 
 scaled_dcqcn() {
 	local d

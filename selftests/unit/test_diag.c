@@ -345,6 +345,27 @@ static void test_shares(void)
 	tap_is(nfound, 0, "a UD QP that receives nothing: not judged, nothing acknowledges it");
 }
 
+static void test_port(void)
+{
+	healthy();
+	devs[1].stat[RXE_CC_A_STAT_PORT_HELD] = 1250;
+	run();
+	tap_ok(only(DIAG_PORT_LIMITED, "rxe1", NULL) && found[0].severity == DIAG_INFO &&
+	       strstr(found[0].text, "1250 of 5000 requests"),
+	       "a quarter of the requests held for the line rate: port-limited, info, with the share");
+	devs[1].stat[RXE_CC_A_STAT_PORT_HELD] = 1249;
+	run();
+	tap_is(nfound, 0, "just under a quarter: bursts now and then, not judged");
+	devs[1].stat[RXE_CC_A_STAT_PORT_HELD] = 5;
+	devs[1].stat[RXE_CC_A_STAT_TX_PACKETS] = 20;
+	run();
+	tap_ok(only(DIAG_PORT_LIMITED, "rxe1", NULL), "5 of 20: port-limited");
+	devs[1].stat[RXE_CC_A_STAT_PORT_HELD] = 4;
+	devs[1].stat[RXE_CC_A_STAT_TX_PACKETS] = 16;
+	run();
+	tap_is(nfound, 0, "4 of 16: under DIAG_MIN_EVENTS, not judged");
+}
+
 static void test_peer_and_order(void)
 {
 	struct diag_qp peer, totals[4];
@@ -398,6 +419,7 @@ int main(void)
 	test_loop();
 	test_loss();
 	test_shares();
+	test_port();
 	test_peer_and_order();
 	test_names();
 	return tap_done();

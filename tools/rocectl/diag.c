@@ -59,6 +59,15 @@
  */
 #define DIAG_UNANSWERED_MIN_PACKETS 256
 
+/*
+ * Port-limited from a quarter of a device's requests waiting for its line
+ * rate: a QP at the line rate whose window is spent sends its next
+ * packets back to back as the ACKs come, and some of those wait, which
+ * says nothing (the lab's DCQCN runs: 0.1-0.3% of the requests); a
+ * quarter means the link itself was full for long (CNPs blocked: 54%).
+ */
+#define DIAG_PORT_HELD_PCT 25
+
 static const char *const id_names[DIAG_NR] = {
 	[DIAG_NO_TRAFFIC] = "no-traffic",
 	[DIAG_CC_NOT_LOADED] = "cc-not-loaded",
@@ -80,6 +89,7 @@ static const char *const id_names[DIAG_NR] = {
 	[DIAG_QP_STARVED] = "qp-starved",
 	[DIAG_PACED_DROPPED] = "paced-dropped",
 	[DIAG_RETRY_EXCEEDED] = "retry-exceeded",
+	[DIAG_PORT_LIMITED] = "port-limited",
 };
 
 static const struct {
@@ -147,6 +157,9 @@ static const struct {
 	[DIAG_RETRY_EXCEEDED] = { DIAG_ERROR,
 		"QPs gave up: their peer did not answer within their timeout, retry count times over, and their work requests completed with a retry-exceeded error (the QP is in the error state)",
 		"look for a qp-stalled QP and the path back from its peer; raise the QP's timeout or retry count where the path is slow" },
+	[DIAG_PORT_LIMITED] = { DIAG_INFO,
+		"the device's QPs together wanted more than its line rate: its own link, not the fabric or DCQCN, held them back",
+		"expected when QPs share a link; if the link is faster than line-rate says, raise rocectl dcqcn set dev DEV line-rate" },
 };
 
 const char *diag_hw_name(enum diag_hw hw)
@@ -579,6 +592,19 @@ static void rule_pacer(const struct diag_input *in, struct diag_out *o)
 		f = add(o, DIAG_PACED_DROPPED, d->name, -1,
 			"%llu held packets freed with their QP", (unsigned long long)dropped);
 		evidence(f, "paced-dropped", dropped);
+	}
+	for (i = 0; i < in->ndevs; i++) {
+		const struct diag_dev *d = &in->devs[i];
+		uint64_t held = d->stat[RXE_CC_A_STAT_PORT_HELD];
+
+		if (!d->cc || held < DIAG_MIN_EVENTS ||
+		    held * 100 < d->stat[RXE_CC_A_STAT_TX_PACKETS] * DIAG_PORT_HELD_PCT)
+			continue;
+		f = add(o, DIAG_PORT_LIMITED, d->name, -1,
+			"%llu of %llu requests waited for the line rate", (unsigned long long)held,
+			(unsigned long long)d->stat[RXE_CC_A_STAT_TX_PACKETS]);
+		evidence(f, "port-held", held);
+		evidence(f, "tx-packets", d->stat[RXE_CC_A_STAT_TX_PACKETS]);
 	}
 }
 
