@@ -23,7 +23,7 @@ LAB_RATE_DEFAULT=50
 declare -gA LAB_RATE_OF=([ecmp]=20 [ecmp-collision]=20)
 LAB_KMIN=10000		# bytes: RED starts marking
 LAB_KMAX=40000		# bytes: RED marks with LAB_PMAX, above it every packet
-LAB_PMAX=1		# see Documentation/labs.rst: packets are few here
+LAB_PMAX=0.1		# as switches are set; Documentation/labs.rst
 LAB_LIMIT=		# bytes: the port's buffer; by default the scenario's
 LAB_LIMIT_DEFAULT=100000
 # Scenarios whose buffer is not the default one.
@@ -51,9 +51,9 @@ Options:
   --limit BYTES     the switch port's buffer (default $LAB_LIMIT_DEFAULT; incast4: ${LAB_LIMIT_OF[incast4]};
                     ecmp: ${LAB_LIMIT_OF[ecmp]})
   --preset NAME     DCQCN preset: mlx5 or paper (default $LAB_PRESET)
-  --scale N         DCQCN's timers (alpha period, increase timer, rate
-                    reduce period, CNP spacing) times N (default $LAB_SCALE);
-                    the alpha period is at least the CNP spacing
+  --scale N         DCQCN's timers (alpha period, increase timer, CNP
+                    spacing) times N (default $LAB_SCALE); the alpha period
+                    is at least the CNP spacing
   --duration SEC    length of each run (default $LAB_DURATION)
   --flows N         senders (default: the scenario's)
   --loss PCT        random loss of the lossy scenario (default $LAB_LOSS)
@@ -236,8 +236,8 @@ and at the CNPs sent: the threshold moves the queue, not the rate. DCQCN
 is rate-based; its loop settles where the CNPs balance the increase
 timer, and the queue stands wherever the switch marks that often, so both
 runs get about as many CNPs. The goodput lost on hardware is idle time,
-and under emulation there is little to lose: the port delivers about 45
-of its 50 Mb/s at best and DCQCN gets 39-44 at any threshold
+and under emulation there is little to lose: the port delivers about 47
+of its 50 Mb/s at best and DCQCN gets 44-45 at either threshold
 (Documentation/labs.rst has the measurements)."
 	case ${1:-} in
 	too-low)
