@@ -192,7 +192,7 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	skb->tstamp = ns_to_ktime(now);
 	__skb_queue_tail(&qp->queue, skb);
 	rxe_cc_qp_count(qp, RXE_CC_C_PACED_PACKETS, 1);
-	if (pacer_at_line_rate(qp))
+	if (pacer_at_line_rate(qp) && rxe_cc_port_paced(dev, cfg))
 		rxe_cc_dev_count(dev, RXE_CC_C_PORT_HELD, 1);
 	queued = skb_queue_len(&qp->queue);
 	if (queued > rxe_cc_qp_stat(qp, RXE_CC_C_QUEUE_PEAK))

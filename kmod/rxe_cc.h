@@ -351,7 +351,8 @@ static inline void rxe_cc_port_book(struct rxe_cc_dev *dev, const struct rxe_cc_
 	if (!rxe_cc_port_paced(dev, cfg))
 		return;
 	do {
-		start = max_t(u64, next, now_ns - RXE_CC_PORT_SLACK_NS);
+		start = (u64)next + RXE_CC_PORT_SLACK_NS < now_ns ?
+			now_ns - RXE_CC_PORT_SLACK_NS : (u64)next;
 	} while (!atomic64_try_cmpxchg(&dev->port_next_ns, &next,
 				       start + dcqcn_tx_time_ns(len, cfg->line_kbps)));
 }
