@@ -351,7 +351,7 @@ static void test_port(void)
 	devs[1].stat[RXE_CC_A_STAT_PORT_HELD] = 1250;
 	run();
 	tap_ok(only(DIAG_PORT_LIMITED, "rxe1", NULL) && found[0].severity == DIAG_INFO &&
-	       strstr(found[0].text, "1250 of 5000 requests"),
+	       strstr(found[0].text, "1250 of the 5000 packets"),
 	       "a quarter of the requests held for the line rate: port-limited, info, with the share");
 	devs[1].stat[RXE_CC_A_STAT_PORT_HELD] = 1249;
 	run();

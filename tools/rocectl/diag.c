@@ -601,7 +601,8 @@ static void rule_pacer(const struct diag_input *in, struct diag_out *o)
 		    held * 100 < d->stat[RXE_CC_A_STAT_TX_PACKETS] * DIAG_PORT_HELD_PCT)
 			continue;
 		f = add(o, DIAG_PORT_LIMITED, d->name, -1,
-			"%llu of %llu requests waited for the line rate", (unsigned long long)held,
+			"%llu of the %llu packets it sent waited for the line rate",
+			(unsigned long long)held,
 			(unsigned long long)d->stat[RXE_CC_A_STAT_TX_PACKETS]);
 		evidence(f, "port-held", held);
 		evidence(f, "tx-packets", d->stat[RXE_CC_A_STAT_TX_PACKETS]);
