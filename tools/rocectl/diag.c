@@ -586,26 +586,23 @@ static void rule_pacer(const struct diag_input *in, struct diag_out *o)
 	for (i = 0; i < in->ndevs; i++) {
 		const struct diag_dev *d = &in->devs[i];
 		uint64_t dropped = d->stat[RXE_CC_A_STAT_PACED_DROPPED];
-
-		if (!d->cc || !dropped)
-			continue;
-		f = add(o, DIAG_PACED_DROPPED, d->name, -1,
-			"%llu held packets freed with their QP", (unsigned long long)dropped);
-		evidence(f, "paced-dropped", dropped);
-	}
-	for (i = 0; i < in->ndevs; i++) {
-		const struct diag_dev *d = &in->devs[i];
 		uint64_t held = d->stat[RXE_CC_A_STAT_PORT_HELD];
+		uint64_t sent = d->stat[RXE_CC_A_STAT_TX_PACKETS];
 
-		if (!d->cc || held < DIAG_MIN_EVENTS ||
-		    held * 100 < d->stat[RXE_CC_A_STAT_TX_PACKETS] * DIAG_PORT_HELD_PCT)
+		if (!d->cc)
 			continue;
-		f = add(o, DIAG_PORT_LIMITED, d->name, -1,
-			"%llu of the %llu packets it sent waited for the line rate",
-			(unsigned long long)held,
-			(unsigned long long)d->stat[RXE_CC_A_STAT_TX_PACKETS]);
-		evidence(f, "port-held", held);
-		evidence(f, "tx-packets", d->stat[RXE_CC_A_STAT_TX_PACKETS]);
+		if (dropped) {
+			f = add(o, DIAG_PACED_DROPPED, d->name, -1,
+				"%llu held packets freed with their QP", (unsigned long long)dropped);
+			evidence(f, "paced-dropped", dropped);
+		}
+		if (held >= DIAG_MIN_EVENTS && held * 100 >= sent * DIAG_PORT_HELD_PCT) {
+			f = add(o, DIAG_PORT_LIMITED, d->name, -1,
+				"%llu of the %llu packets it sent waited for the line rate",
+				(unsigned long long)held, (unsigned long long)sent);
+			evidence(f, "port-held", held);
+			evidence(f, "tx-packets", sent);
+		}
 	}
 }
 
