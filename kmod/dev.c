@@ -121,7 +121,8 @@ static int rxe_cc_add_one(struct ib_device *ibdev)
 	if (!ndev)
 		return -ENODEV;
 
-	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	/* Its QP table makes it large: vmalloc if pages are fragmented. */
+	dev = kvzalloc(sizeof(*dev), GFP_KERNEL);
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
 	if (!dev || !cfg)
 		goto err;
@@ -150,7 +151,7 @@ static int rxe_cc_add_one(struct ib_device *ibdev)
 
 err:
 	kfree(cfg);
-	kfree(dev);
+	kvfree(dev);
 	dev_put(ndev);
 	return -ENOMEM;
 }
@@ -161,7 +162,7 @@ static void rxe_cc_dev_free(struct rxe_cc_dev *dev)
 	kfree(rcu_dereference_protected(dev->cfg, true));
 	free_percpu(dev->stats);
 	dev_put(dev->ndev);
-	kfree(dev);
+	kvfree(dev);
 }
 
 /* Set while the module unloads: rxe's QPs live on then. */
