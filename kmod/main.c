@@ -23,9 +23,12 @@ static int __init rxe_cc_init(void)
 	err = rxe_cc_netlink_init();
 	if (err)
 		return err;
-	err = rxe_cc_dev_init();
+	err = rxe_cc_qp_cache_init();
 	if (err)
 		goto err_netlink;
+	err = rxe_cc_dev_init();
+	if (err)
+		goto err_cache;
 	err = rxe_cc_hooks_init();
 	if (err)
 		goto err_dev;
@@ -34,6 +37,8 @@ static int __init rxe_cc_init(void)
 
 err_dev:
 	rxe_cc_dev_exit();
+err_cache:
+	rxe_cc_qp_cache_exit();
 err_netlink:
 	rxe_cc_netlink_exit();
 	return err;
@@ -47,6 +52,7 @@ static void __exit rxe_cc_exit(void)
 {
 	rxe_cc_hooks_exit();
 	rxe_cc_dev_exit();
+	rxe_cc_qp_cache_exit();
 	rxe_cc_netlink_exit();
 }
 

@@ -112,7 +112,6 @@ static void pacer_tree_insert(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
 	}
 	rb_link_node(&qp->pacer_node, parent, link);
 	rb_insert_color(&qp->pacer_node, &dev->pacer_tree);
-	qp->in_pacer_tree = true;
 
 	/* The watchdog fires for the earliest QP only. */
 	if (leftmost)
@@ -125,7 +124,6 @@ static void pacer_tree_remove(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
 	lockdep_assert_held(&dev->pacer_lock);
 	rb_erase(&qp->pacer_node, &dev->pacer_tree);
 	RB_CLEAR_NODE(&qp->pacer_node);
-	qp->in_pacer_tree = false;
 }
 
 /*
@@ -203,7 +201,7 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	queued = skb_queue_len(&qp->queue);
 	if (queued > rxe_cc_qp_stat(qp, RXE_CC_C_QUEUE_PEAK))
 		rxe_cc_qp_stat(qp, RXE_CC_C_QUEUE_PEAK) = queued;
-	if (!qp->in_pacer_tree) {
+	if (RB_EMPTY_NODE(&qp->pacer_node)) {
 		spin_lock(&dev->pacer_lock);
 		pacer_tree_insert(dev, qp);
 		spin_unlock(&dev->pacer_lock);
@@ -239,7 +237,7 @@ static void pacer_serve(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp, u64 now)
 		return;
 	}
 	spin_lock(&dev->pacer_lock);
-	if (qp->in_pacer_tree)
+	if (!RB_EMPTY_NODE(&qp->pacer_node))
 		pacer_tree_remove(dev, qp);
 	spin_unlock(&dev->pacer_lock);
 
@@ -306,7 +304,7 @@ static void pacer_flush_qp(struct rxe_cc_qp *qp, bool send)
 	__skb_queue_head_init(&list);
 	spin_lock_bh(&qp->lock);
 	skb_queue_splice_init(&qp->queue, &list);
-	if (qp->in_pacer_tree) {
+	if (!RB_EMPTY_NODE(&qp->pacer_node)) {
 		spin_lock(&dev->pacer_lock);
 		pacer_tree_remove(dev, qp);
 		spin_unlock(&dev->pacer_lock);

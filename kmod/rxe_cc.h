@@ -163,15 +163,16 @@ typedef int (*rxe_cc_okfn_t)(struct net *net, struct sock *sk, struct sk_buff *s
 
 #define RXE_CC_QPN_UNKNOWN	U32_MAX
 
+/*
+ * A QP's state. What a packet at rest reads and writes comes first and
+ * fits the first two cache lines (the cache aligns every QP to a line):
+ * the lookup's key, the packet path's tests, the peer it checks packets
+ * against, the counters it moves and the head of the pacer's queue. The
+ * rest is for the pacer, DCQCN and readers.
+ */
 struct rxe_cc_qp {
 	struct hlist_node hnode;
-	struct rcu_head rcu;
-	struct rxe_cc_dev *dev;
 	u32 qpn;
-	const struct sock *sk;			/* identity: a new QP has a new socket */
-
-	/* RXE_CC_QP_FAST_COUNTERS, counted without the lock. */
-	atomic64_t fast_stats[RXE_CC_QP_NFAST];
 	/*
 	 * The generation of the configuration under which the QP was last
 	 * found at rest at the line rate, with nothing held; 0 when it is
@@ -181,34 +182,41 @@ struct rxe_cc_qp {
 	 * clears it.
 	 */
 	u32 at_rest_gen;
+	const struct sock *sk;			/* identity: a new QP has a new socket */
+	struct rxe_cc_dev *dev;
 	unsigned long last_seen;		/* jiffies */
-
-	spinlock_t lock;			/* all below */
+	/* The peer and the UDP source port: set under the lock, read without. */
 	u32 remote_qpn;
-	bool peer_v6;
-	u8 transport;				/* enum rxe_cc_transport */
-	u16 udp_sport;				/* its flow's ECMP entropy */
-	struct in6_addr peer;			/* v4 as a mapped address */
-	struct dcqcn_flow flow;
-	u64 last_cnp_ns;			/* per-QP CNP spacing */
-
-	/* Pacer */
-	struct sk_buff_head queue;
-	struct rb_node pacer_node;		/* under dev->pacer_lock */
-	bool in_pacer_tree;
-	u64 time_next_ns;			/* when the head may leave */
-	rxe_cc_okfn_t okfn;
-	struct net *net;
-
 	/* Overrides of the device's DCQCN, set over netlink. */
-	u8 dcqcn_mode;				/* enum rxe_cc_qp_dcqcn */
+	u32 max_rate_mbps;			/* 0: the device's */
+	u16 udp_sport;				/* its flow's ECMP entropy */
 	/* The UDP source port its packets leave with; 0: rxe's own. */
 	u16 udp_sport_set;
-	u32 min_rate_mbps;			/* 0: the device's */
-	u32 max_rate_mbps;			/* 0: the device's */
+	u8 dcqcn_mode;				/* enum rxe_cc_qp_dcqcn */
+	bool peer_v6;
+	u8 transport;				/* enum rxe_cc_transport */
+	struct in6_addr peer;			/* v4 as a mapped address */
+	/* RXE_CC_QP_FAST_COUNTERS, counted without the lock. */
+	atomic64_t fast_stats[RXE_CC_QP_NFAST];
+	/* Pacer: held requests; empty at rest. */
+	struct sk_buff_head queue;
 
+	spinlock_t lock;			/* all below, and the learning above */
+	u32 min_rate_mbps;			/* 0: the device's */
+	struct dcqcn_flow flow;
+	u64 last_cnp_ns;			/* per-QP CNP spacing */
+	u64 time_next_ns;			/* when the queue's head may leave */
+	struct rb_node pacer_node;		/* under dev->pacer_lock; clear when out */
+	rxe_cc_okfn_t okfn;
+	struct net *net;
 	u64 stats[RXE_CC_QP_NLOCKED];		/* RXE_CC_QP_LOCKED_COUNTERS */
+	struct rcu_head rcu;
 };
+
+/* What a packet at rest touches: the first two cache lines. */
+static_assert(offsetofend(struct rxe_cc_qp, queue.next) <= 2 * L1_CACHE_BYTES);
+/* Six lines: 384 bytes a QP, from the QP cache (qp.c). */
+static_assert(sizeof(struct rxe_cc_qp) <= 6 * L1_CACHE_BYTES);
 
 extern struct list_head rxe_cc_devs;
 extern struct ib_client rxe_cc_client;
@@ -426,6 +434,8 @@ struct rxe_cc_qp_snapshot {
 	u32 idle_ms;
 };
 
+int rxe_cc_qp_cache_init(void);
+void rxe_cc_qp_cache_exit(void);
 void rxe_cc_qp_snapshot(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg, u64 now_ns,
 			struct rxe_cc_qp_snapshot *snap);
 u32 rxe_cc_qp_numbers(struct rxe_cc_dev *dev, u64 from, u32 *qpns);
