@@ -167,12 +167,14 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 			 struct sk_buff *skb, const struct nf_hook_state *state)
 {
 	struct rxe_cc_dev *dev = qp->dev;
+	bool at_line;
 	u32 queued;
 	u64 now;
 
 	spin_lock_bh(&qp->lock);
 	now = ktime_get_ns();
 	rxe_cc_rp_run(qp, cfg, RXE_CC_RP_ADVANCE, 0, now);
+	at_line = pacer_at_line_rate(qp);
 	/*
 	 * Below the line rate every packet goes through the queue and the
 	 * timer, even one that could leave now: sent straight from rxe's
@@ -180,8 +182,7 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	 * timer CPU's receive backlog of the veth, and RoCE takes reordering
 	 * for loss.
 	 */
-	if (skb_queue_empty(&qp->queue) && pacer_at_line_rate(qp) &&
-	    !rxe_cc_port_busy(dev, now)) {
+	if (skb_queue_empty(&qp->queue) && at_line && !rxe_cc_port_busy(dev, now)) {
 		pacer_depart(qp, cfg, skb->len, now, now);
 		/* The packet path lets the QP's next requests pass by itself. */
 		if (rxe_cc_rp_at_rest(qp, cfg))
@@ -196,7 +197,7 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	skb->tstamp = ns_to_ktime(now);
 	__skb_queue_tail(&qp->queue, skb);
 	rxe_cc_qp_count(qp, RXE_CC_C_PACED_PACKETS, 1);
-	if (pacer_at_line_rate(qp) && rxe_cc_port_paced(dev, cfg))
+	if (at_line && rxe_cc_port_paced(dev, cfg))
 		rxe_cc_dev_count(dev, RXE_CC_C_PORT_HELD, 1);
 	queued = skb_queue_len(&qp->queue);
 	if (queued > rxe_cc_qp_stat(qp, RXE_CC_C_QUEUE_PEAK))

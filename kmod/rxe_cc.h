@@ -360,19 +360,25 @@ static inline bool rxe_cc_port_paced(const struct rxe_cc_dev *dev,
  * at most its slack before NOW. Lockless: two CPUs that both found the
  * port free book one after the other, so the device keeps its rate.
  */
-static inline void rxe_cc_port_book(struct rxe_cc_dev *dev, const struct rxe_cc_config *cfg,
-				    unsigned int len, u64 now_ns)
+static inline void __rxe_cc_port_book(struct rxe_cc_dev *dev, const struct rxe_cc_config *cfg,
+				      unsigned int len, u64 now_ns)
 {
 	s64 next = atomic64_read(&dev->port_next_ns);
 	u64 start;
 
-	if (!rxe_cc_port_paced(dev, cfg))
-		return;
 	do {
 		start = (u64)next + RXE_CC_PORT_SLACK_NS < now_ns ?
 			now_ns - RXE_CC_PORT_SLACK_NS : (u64)next;
 	} while (!atomic64_try_cmpxchg(&dev->port_next_ns, &next,
 				       start + dcqcn_tx_time_ns(len, cfg->line_kbps)));
+}
+
+/* The same where the port is rxe_cc's to pace. */
+static inline void rxe_cc_port_book(struct rxe_cc_dev *dev, const struct rxe_cc_config *cfg,
+				    unsigned int len, u64 now_ns)
+{
+	if (rxe_cc_port_paced(dev, cfg))
+		__rxe_cc_port_book(dev, cfg, len, now_ns);
 }
 
 static inline bool rxe_cc_port_busy(const struct rxe_cc_dev *dev, u64 now_ns)
@@ -394,7 +400,7 @@ static inline bool rxe_cc_port_take(struct rxe_cc_dev *dev, const struct rxe_cc_
 	now = ktime_get_ns();
 	if (rxe_cc_port_busy(dev, now))
 		return false;
-	rxe_cc_port_book(dev, cfg, len, now);
+	__rxe_cc_port_book(dev, cfg, len, now);
 	return true;
 }
 
