@@ -116,7 +116,8 @@ static int rxe_cc_fill_dev(struct sk_buff *msg, struct rxe_cc_dev *dev, u32 port
 	if (rxe_cc_put_dev_id(msg, dev) ||
 	    nla_put_string(msg, RXE_CC_A_DEV_IFNAME, dev->ndev->name) ||
 	    nla_put_u32(msg, RXE_CC_A_DEV_LINE_RATE,
-			cfg->line_kbps / DCQCN_KBPS_PER_MBPS))
+			cfg->line_kbps / DCQCN_KBPS_PER_MBPS) ||
+	    nla_put_u32(msg, RXE_CC_A_DEV_QPS, READ_ONCE(dev->nr_qps)))
 		goto cancel;
 
 	nest = nla_nest_start(msg, RXE_CC_A_DCQCN);

@@ -54,7 +54,7 @@ static void rxe_cc_qp_unlink(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
 {
 	lockdep_assert_held(&dev->qp_lock);
 	hash_del_rcu(&qp->hnode);
-	dev->nr_qps--;
+	WRITE_ONCE(dev->nr_qps, dev->nr_qps - 1);
 }
 
 /* The first packet of a QP: new state, unless another CPU made it first. */
@@ -99,7 +99,7 @@ struct rxe_cc_qp *rxe_cc_qp_create(struct rxe_cc_dev *dev, u32 qpn, const struct
 		return NULL;
 	}
 	hash_add_rcu(dev->qps, &qp->hnode, qpn);
-	dev->nr_qps++;
+	WRITE_ONCE(dev->nr_qps, dev->nr_qps + 1);
 	spin_unlock_bh(&dev->qp_lock);
 	return qp;
 }

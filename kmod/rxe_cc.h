@@ -105,8 +105,8 @@ struct rxe_cc_dev_stats {
 
 /* QP state outlives the QP's last packet by this long, for readers. */
 #define RXE_CC_QP_LINGER_MS	60000
-/* Bound on the QPs tracked per device, against state floods. */
-#define RXE_CC_QPS_MAX		16384
+/* The QPs tracked per device are bounded against state floods (uAPI). */
+static_assert(RXE_CC_QPS_MAX == 16384);
 /*
  * A bucket for every QP the device may track (128 KB of heads): chains stay
  * near one entry even at the bound, so a packet's lookup costs the same with
@@ -128,7 +128,7 @@ struct rxe_cc_dev {
 
 	spinlock_t qp_lock;			/* QP table writers */
 	DECLARE_HASHTABLE(qps, RXE_CC_QP_HASH_BITS);
-	unsigned int nr_qps;
+	unsigned int nr_qps;			/* written under qp_lock */
 
 	/* Pacer: QPs with held packets, by the time their head may leave. */
 	spinlock_t pacer_lock;

@@ -68,6 +68,8 @@ static void show_dev(struct nlattr **tb)
 	pr_str("dev", dev_of(tb));
 	pr_str("netdev", mnl_attr_get_str(tb[RXE_CC_A_DEV_IFNAME]));
 	pr_rate_kbps("line-rate", mnl_attr_get_u32(tb[RXE_CC_A_DEV_LINE_RATE]) * 1000);
+	if (tb[RXE_CC_A_DEV_QPS])
+		pr_u64("qps", mnl_attr_get_u32(tb[RXE_CC_A_DEV_QPS]));
 	pr_bool("dcqcn", mnl_attr_get_u32(rp[RXE_CC_A_DCQCN_ENABLE]));
 	pr_bool("np", mnl_attr_get_u32(np[RXE_CC_A_NP_ENABLE]));
 	if (show_stats && tb[RXE_CC_A_STATS])
