@@ -4,15 +4,18 @@
 # Two RoCE hosts, ib_write_bw from one to the other through the emulated
 # switch: with rxe_cc loaded, then unloaded. Proves the VM harness and the
 # topology: the traffic must complete with non-zero bandwidth and the switch
-# ports' counters must show that it crossed the switch, not lo.
+# ports' counters must show that it crossed the switch, not lo. With
+# hundreds of QPs at once, rxe_cc must keep every one's state.
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/ktap.sh"
 . "$here/lib/defer.sh"
 . "$here/lib/testing/topo.sh"
 . "$here/lib/testing/perftest.sh"
+. "$here/lib/rocectl.sh"
 
 SECONDS_PER_RUN=3
+MANY_QPS=500
 PERFTEST_LOG=$ksft_tmp/traffic.log
 
 # write_bw_crosses_switch: run ib_write_bw host 1 -> host 2 and check that
@@ -39,18 +42,44 @@ write_bw_crosses_switch() {
 		fail "switch port 2 sent $((tx1 - tx0)) bytes, host 1 sent $sent" || return 1
 }
 
+# many_qps_tracked: ib_write_bw with MANY_QPS QPs, 1 KB writes, one in
+# flight per QP (as make bench runs them): rxe_cc must keep a state for each
+# of them, dev show must count every QP that qp show lists, and the QPs'
+# packets must add up to the device's.
+many_qps_tracked() {
+	local qps listed busy dev_tx qp_tx
+
+	perftest_bw ib_write_bw 1 2 $SECONDS_PER_RUN -q $MANY_QPS -s 1024 -t 1 >/dev/null ||
+		return 1
+	qps=$(rocectl -j dev show dev rxe1 | jq '.[0].qps')
+	qp_json rxe1 >"$ksft_tmp/qps.json" || fail "rocectl qp show failed" || return 1
+	listed=$(jq length "$ksft_tmp/qps.json")
+	busy=$(jq '[.[] | select(.stats["tx-packets"] > 0)] | length' "$ksft_tmp/qps.json")
+	qp_tx=$(jq '[.[].stats["tx-packets"]] | add' "$ksft_tmp/qps.json")
+	dev_tx=$(dev_stat rxe1 tx-packets)
+	ktap_print_msg "$MANY_QPS QPs: dev show counts $qps, qp show lists $listed," \
+		"$busy of them sent; $qp_tx packets by the QPs, $dev_tx by the device"
+	[ "$busy" -ge $MANY_QPS ] ||
+		fail "$busy QPs with packets of their own, want $MANY_QPS" || return 1
+	[ "$qps" = "$listed" ] || fail "dev show counts $qps QPs, qp show lists $listed" ||
+		return 1
+	[ "$qp_tx" = "$dev_tx" ] ||
+		fail "the QPs sent $qp_tx packets, the device $dev_tx"
+}
+
 module_loaded() {
 	grep -q '^rxe_cc ' /proc/modules
 }
 
 
 ktap_print_header
-ktap_set_plan 3
+ktap_set_plan 4
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 defer topo_teardown
 
 modprobe rxe_cc
 ktap_test_result "ib_write_bw through the switch, rxe_cc loaded" write_bw_crosses_switch
+ktap_test_result "$MANY_QPS QPs at once: each has its state, counted and listed" many_qps_tracked
 
 dmesg_lines=$(dmesg | wc -l)
 rmmod rxe_cc
