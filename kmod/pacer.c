@@ -70,14 +70,8 @@
  */
 #define RXE_CC_PACER_SLACK_NS		(4 * NSEC_PER_MSEC)
 #define RXE_CC_PACER_SLACK_CUT_NS	(1 * NSEC_PER_MSEC)
-/*
- * How often the watchdog looks for dead QPs while packets are held, and
- * through how many buckets of the QP table each time: it sees the whole
- * table every 32 ms.
- */
+/* How often the watchdog looks for dead QPs while packets are held. */
 #define RXE_CC_PACER_WATCH_MS		2
-#define RXE_CC_PACER_WATCH_BUCKETS	1024
-static_assert((1 << RXE_CC_QP_HASH_BITS) % RXE_CC_PACER_WATCH_BUCKETS == 0);
 
 static bool pacer_at_line_rate(const struct rxe_cc_qp *qp)
 {
@@ -348,32 +342,31 @@ static bool pacer_qp_is_dead(struct rxe_cc_dev *dev, u32 qpn)
 }
 
 /*
- * Looks for dead QPs among those holding packets in the next
- * RXE_CC_PACER_WATCH_BUCKETS buckets of the QP table, so that a run costs
- * the same however large the table is; the whole table is seen every
- * HASH_SIZE / RXE_CC_PACER_WATCH_BUCKETS runs.
+ * Walks the whole QP table every run while packets are held: a QP under
+ * destroy may look dead only for moments (rxe's destroy, then the IB
+ * core's, each take it out of sight at their own time), and one missed
+ * holds destroy until rxe gives up on it and frees the QP under the
+ * packets still held (seen on 6.12 when only part of the table was looked
+ * at per run).
  */
 static void pacer_watch(struct work_struct *work)
 {
 	struct rxe_cc_dev *dev = container_of(to_delayed_work(work), struct rxe_cc_dev,
 					      pacer_watch);
-	unsigned int bkt = dev->pacer_watch_bkt, end = bkt + RXE_CC_PACER_WATCH_BUCKETS;
 	struct rxe_cc_qp *qp;
-	bool holding;
+	bool holding = false;
+	int bkt;
 
 	/* Nothing in here sleeps; RCU keeps QPs from being freed meanwhile. */
 	rcu_read_lock();
-	for (; bkt < end; bkt++)
-		hlist_for_each_entry_rcu(qp, &dev->qps[bkt], hnode)
-			if (!skb_queue_empty_lockless(&qp->queue) &&
-			    pacer_qp_is_dead(dev, qp->qpn))
-				pacer_flush_qp(qp, false);
+	hash_for_each_rcu(dev->qps, bkt, qp, hnode) {
+		if (skb_queue_empty_lockless(&qp->queue))
+			continue;
+		if (pacer_qp_is_dead(dev, qp->qpn))
+			pacer_flush_qp(qp, false);
+		holding |= !skb_queue_empty_lockless(&qp->queue);
+	}
 	rcu_read_unlock();
-	dev->pacer_watch_bkt = end % HASH_SIZE(dev->qps);
-
-	spin_lock_bh(&dev->pacer_lock);
-	holding = !RB_EMPTY_ROOT(&dev->pacer_tree);
-	spin_unlock_bh(&dev->pacer_lock);
 	if (holding)
 		schedule_delayed_work(&dev->pacer_watch, msecs_to_jiffies(RXE_CC_PACER_WATCH_MS));
 }

@@ -111,8 +111,8 @@ struct rxe_cc_dev_stats {
  * even at the bound, so a packet's lookup costs the same with 10 000 QPs as
  * with one. With 1024 buckets the hooks took 300 and 206 instructions at
  * 10 000 QPs against 279 and 184 at one. Nothing walks the whole table per
- * packet or per timer run; the pacer's watchdog goes through a sixteenth
- * of it per run.
+ * packet or per timer run; the pacer's watchdog does, every 2 ms while
+ * packets are held.
  */
 #define RXE_CC_QP_HASH_BITS	14
 static_assert(1 << RXE_CC_QP_HASH_BITS >= RXE_CC_QPS_MAX);
@@ -142,7 +142,6 @@ struct rxe_cc_dev {
 	u32 link_kbps;
 	/* Frees held packets of QPs that are destroyed or in error. */
 	struct delayed_work pacer_watch;
-	unsigned int pacer_watch_bkt;		/* where it goes on */
 	/* Drops the state of QPs idle for RXE_CC_QP_LINGER_MS. */
 	struct delayed_work qp_reap;
 
