@@ -30,7 +30,9 @@
  * packet of the QP still in flight, the ones held here included. So while
  * the pacer holds packets, a watchdog looks up each QP that has some in the
  * IB core's resource tracker, where destroy removes it before it waits, and
- * frees the packets of QPs that are gone or in error.
+ * frees the packets of QPs that are gone or in error. It looks only in the
+ * buckets of the QP table marked as holding (dev->pacer_held), so its work
+ * grows with the QPs that hold packets, not with those the device tracks.
  *
  * Locking: qp->lock, then dev->pacer_lock inside it. A QP is in the tree
  * exactly when its queue is not empty, and leaves it before time_next_ns
@@ -150,6 +152,12 @@ static void pacer_depart(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	qp->time_next_ns = base + dcqcn_tx_time_ns(len, dcqcn_rate_kbps(&qp->flow));
 }
 
+/* The QP's bucket in the QP table, as the table's own lookups find it. */
+static unsigned int pacer_bucket(const struct rxe_cc_qp *qp)
+{
+	return hash_min(qp->qpn, HASH_BITS(qp->dev->qps));
+}
+
 /* Kicks the watchdog when the pacer starts holding packets. */
 static void pacer_watch_kick(struct rxe_cc_dev *dev)
 {
@@ -200,6 +208,13 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 		spin_lock(&dev->pacer_lock);
 		pacer_tree_insert(dev, qp);
 		spin_unlock(&dev->pacer_lock);
+		/*
+		 * The queue was empty or the timer is serving it: mark the
+		 * bucket once the packet is in, for the watchdog, which
+		 * clears the mark before it looks at the queues.
+		 */
+		smp_mb__before_atomic();
+		set_bit(pacer_bucket(qp), dev->pacer_held);
 	}
 	spin_unlock_bh(&qp->lock);
 	pacer_watch_kick(dev);
@@ -342,12 +357,13 @@ static bool pacer_qp_is_dead(struct rxe_cc_dev *dev, u32 qpn)
 }
 
 /*
- * Walks the whole QP table every run while packets are held: a QP under
- * destroy may look dead only for moments (rxe's destroy, then the IB
+ * Looks at every QP that holds packets, every run while any does: a QP
+ * under destroy may look dead only for moments (rxe's destroy, then the IB
  * core's, each take it out of sight at their own time), and one missed
  * holds destroy until rxe gives up on it and frees the QP under the
  * packets still held (seen on 6.12 when only part of the table was looked
- * at per run).
+ * at per run). It finds them in the buckets marked as holding, and marks
+ * again those where a QP still holds after its look.
  */
 static void pacer_watch(struct work_struct *work)
 {
@@ -355,16 +371,28 @@ static void pacer_watch(struct work_struct *work)
 					      pacer_watch);
 	struct rxe_cc_qp *qp;
 	bool holding = false;
-	int bkt;
+	unsigned int bkt;
 
 	/* Nothing in here sleeps; RCU keeps QPs from being freed meanwhile. */
 	rcu_read_lock();
-	hash_for_each_rcu(dev->qps, bkt, qp, hnode) {
-		if (skb_queue_empty_lockless(&qp->queue))
-			continue;
-		if (pacer_qp_is_dead(dev, qp->qpn))
-			pacer_flush_qp(qp, false);
-		holding |= !skb_queue_empty_lockless(&qp->queue);
+	for_each_set_bit(bkt, dev->pacer_held, HASH_SIZE(dev->qps)) {
+		clear_bit(bkt, dev->pacer_held);
+		/*
+		 * Cleared before the queues are read, as the packet path
+		 * marks after its packet is in: a packet held from now on
+		 * is seen here or marks the bucket again.
+		 */
+		smp_mb__after_atomic();
+		hlist_for_each_entry_rcu(qp, &dev->qps[bkt], hnode) {
+			if (skb_queue_empty_lockless(&qp->queue))
+				continue;
+			if (pacer_qp_is_dead(dev, qp->qpn))
+				pacer_flush_qp(qp, false);
+			if (!skb_queue_empty_lockless(&qp->queue)) {
+				set_bit(bkt, dev->pacer_held);
+				holding = true;
+			}
+		}
 	}
 	rcu_read_unlock();
 	if (holding)

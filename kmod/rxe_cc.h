@@ -111,8 +111,8 @@ struct rxe_cc_dev_stats {
  * even at the bound, so a packet's lookup costs the same with 10 000 QPs as
  * with one. With 1024 buckets the hooks took 300 and 206 instructions at
  * 10 000 QPs against 279 and 184 at one. Nothing walks the whole table per
- * packet or per timer run; the pacer's watchdog does, every 2 ms while
- * packets are held.
+ * packet or per timer run: the pacer's watchdog looks in the buckets it
+ * marked, only the reaper walks it all, every 5 s.
  */
 #define RXE_CC_QP_HASH_BITS	14
 static_assert(1 << RXE_CC_QP_HASH_BITS >= RXE_CC_QPS_MAX);
@@ -132,6 +132,8 @@ struct rxe_cc_dev {
 	/* Pacer: QPs with held packets, by the time their head may leave. */
 	spinlock_t pacer_lock;
 	struct rb_root pacer_tree;
+	/* The QP table's buckets where a QP may hold packets (2 KB). */
+	DECLARE_BITMAP(pacer_held, 1 << RXE_CC_QP_HASH_BITS);
 	struct hrtimer pacer_timer;
 	/*
 	 * When the port may send the device's next paced request: together
