@@ -174,6 +174,15 @@ unsigned int rxe_cc_pace(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg,
 	u64 now;
 
 	spin_lock_bh(&qp->lock);
+	/*
+	 * The reaper took the QP out of the table after this packet found
+	 * it: its state is freed once RCU allows and must hold nothing. The
+	 * QP's next packet makes new state.
+	 */
+	if (unlikely(hlist_unhashed(&qp->hnode))) {
+		spin_unlock_bh(&qp->lock);
+		return NF_ACCEPT;
+	}
 	now = ktime_get_ns();
 	rxe_cc_rp_run(qp, cfg, RXE_CC_RP_ADVANCE, 0, now);
 	at_line = pacer_at_line_rate(qp);

@@ -10,6 +10,8 @@
  * packet so that its counters can still be read, then it is reaped; never
  * while the pacer holds packets of it (pacer.c frees those of a QP that
  * is gone).
+ *
+ * Locking: dev->qp_lock, then a QP's lock inside it.
  */
 
 #include <linux/slab.h>
@@ -62,6 +64,7 @@ struct rxe_cc_qp *rxe_cc_qp_create(struct rxe_cc_dev *dev, u32 qpn, const struct
 {
 	const struct rxe_cc_config *cfg = rxe_cc_cfg(dev);
 	struct rxe_cc_qp *qp, *old;
+	bool reuse;
 
 	qp = kmem_cache_zalloc(rxe_cc_qp_cache, GFP_ATOMIC);
 	if (!qp)
@@ -88,10 +91,18 @@ struct rxe_cc_qp *rxe_cc_qp_create(struct rxe_cc_dev *dev, u32 qpn, const struct
 	if (old) {
 		/*
 		 * A new QP with the number of a destroyed one. The old one's
-		 * destroy waited for all its packets, so it holds none.
+		 * destroy waited for all its packets, so it holds none; if
+		 * rxe gave up waiting, the pacer still sends what it holds
+		 * and the reaper takes it after. The new one goes first in
+		 * the chain, where lookups find it.
 		 */
-		rxe_cc_qp_unlink(dev, old);
-		rxe_cc_qp_free(old);
+		spin_lock(&old->lock);
+		reuse = skb_queue_empty(&old->queue);
+		if (reuse)
+			rxe_cc_qp_unlink(dev, old);
+		spin_unlock(&old->lock);
+		if (reuse)
+			rxe_cc_qp_free(old);
 	}
 	if (dev->removing || dev->nr_qps >= RXE_CC_QPS_MAX) {
 		spin_unlock_bh(&dev->qp_lock);
@@ -160,15 +171,25 @@ static void rxe_cc_qp_reap(struct work_struct *work)
 	unsigned long linger = msecs_to_jiffies(RXE_CC_QP_LINGER_MS);
 	struct hlist_node *tmp;
 	struct rxe_cc_qp *qp;
+	bool idle;
 	int bkt;
 
 	spin_lock_bh(&dev->qp_lock);
 	hash_for_each_safe(dev->qps, bkt, tmp, qp, hnode) {
-		if (!skb_queue_empty_lockless(&qp->queue) ||
-		    time_before(jiffies, READ_ONCE(qp->last_seen) + linger))
+		if (time_before(jiffies, READ_ONCE(qp->last_seen) + linger))
 			continue;
-		rxe_cc_qp_unlink(dev, qp);
-		rxe_cc_qp_free(qp);
+		/*
+		 * A packet that found the QP just before may be on its way
+		 * to the pacer: it looks at the table under the QP's lock
+		 * too, and holds nothing for a QP that is out.
+		 */
+		spin_lock(&qp->lock);
+		idle = skb_queue_empty(&qp->queue);
+		if (idle)
+			rxe_cc_qp_unlink(dev, qp);
+		spin_unlock(&qp->lock);
+		if (idle)
+			rxe_cc_qp_free(qp);
 	}
 	spin_unlock_bh(&dev->qp_lock);
 	schedule_delayed_work(&dev->qp_reap, msecs_to_jiffies(RXE_CC_QP_REAP_MS));
