@@ -239,6 +239,7 @@ const struct genl_split_ops rxe_cc_nl_ops[8] = {
 		.cmd		= RXE_CC_CMD_QP_GET,
 		.start		= rxe_cc_nl_qp_get_start,
 		.dumpit		= rxe_cc_nl_qp_get_dumpit,
+		.done		= rxe_cc_nl_qp_get_done,
 		.policy		= rxe_cc_qp_get_dump_nl_policy,
 		.maxattr	= RXE_CC_A_DEV_NAME,
 		.flags		= GENL_CMD_CAP_DUMP,

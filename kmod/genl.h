@@ -21,6 +21,7 @@ extern const struct nla_policy rxe_cc_stat_nl_policy[RXE_CC_A_STAT_PORT_HELD + 1
 extern const struct genl_split_ops rxe_cc_nl_ops[8];
 
 int rxe_cc_nl_qp_get_start(struct netlink_callback *cb);
+int rxe_cc_nl_qp_get_done(struct netlink_callback *cb);
 
 int rxe_cc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int rxe_cc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);

@@ -368,11 +368,61 @@ int rxe_cc_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
- * A dump filtered by device resolves it once: cb->args[2] = index + 1.
- * The core has validated the request against the op's policy, but where
- * it keeps the parsed attributes for a dump moved between 6.1 and 6.12;
- * picking the device's out again, with no policy to check them against a
- * second time, needs no version test.
+ * QPs are dumped per device in QP number order. The numbers are taken once
+ * per device, sorted, when its first message is built: a QP that lived
+ * through the whole dump appears exactly once, and a message costs the QPs
+ * it carries, not a walk and a sort of the device's whole table (with
+ * 10 000 QPs, a dump is some 300 messages). The dump's state, in cb->args:
+ */
+enum {
+	QP_DUMP_DEVS_DONE,
+	QP_DUMP_FILTER,		/* the one device asked for: index + 1, or 0 */
+	QP_DUMP_NUMBERS,	/* the current device's QP numbers, or 0 */
+	QP_DUMP_NUMBERS_DEV,	/* whose they are: index + 1 */
+	QP_DUMP_COUNT,		/* how many */
+	QP_DUMP_NEXT,		/* the first not yet sent */
+};
+
+static_assert(sizeof_field(struct netlink_callback, args) > QP_DUMP_NEXT * sizeof(long));
+
+static void rxe_cc_qp_dump_numbers_free(struct netlink_callback *cb)
+{
+	kvfree((u32 *)cb->args[QP_DUMP_NUMBERS]);
+	cb->args[QP_DUMP_NUMBERS] = 0;
+	cb->args[QP_DUMP_NUMBERS_DEV] = 0;
+	cb->args[QP_DUMP_COUNT] = 0;
+	cb->args[QP_DUMP_NEXT] = 0;
+}
+
+/*
+ * DEV's QP numbers, taken on its first message; again if devices came or
+ * went since and another one is now in its place in the list.
+ */
+static u32 *rxe_cc_qp_dump_numbers(struct netlink_callback *cb, struct rxe_cc_dev *dev)
+{
+	long dev_id = (long)dev->ibdev->index + 1;
+	u32 *qpns;
+
+	if (cb->args[QP_DUMP_NUMBERS] && cb->args[QP_DUMP_NUMBERS_DEV] == dev_id)
+		return (u32 *)cb->args[QP_DUMP_NUMBERS];
+	rxe_cc_qp_dump_numbers_free(cb);
+	qpns = kvmalloc_array(RXE_CC_QPS_MAX, sizeof(*qpns), GFP_KERNEL);
+	if (!qpns)
+		return NULL;
+	rcu_read_lock();
+	cb->args[QP_DUMP_COUNT] = rxe_cc_qp_numbers(dev, qpns);
+	rcu_read_unlock();
+	cb->args[QP_DUMP_NUMBERS] = (long)qpns;
+	cb->args[QP_DUMP_NUMBERS_DEV] = dev_id;
+	return qpns;
+}
+
+/*
+ * A dump filtered by device resolves it once. The core has validated the
+ * request against the op's policy, but where it keeps the parsed
+ * attributes for a dump moved between 6.1 and 6.12; picking the device's
+ * out again, with no policy to check them against a second time, needs no
+ * version test.
  */
 int rxe_cc_nl_qp_get_start(struct netlink_callback *cb)
 {
@@ -389,62 +439,64 @@ int rxe_cc_nl_qp_get_start(struct netlink_callback *cb)
 	mutex_lock(&rxe_cc_config_lock);
 	dev = rxe_cc_nl_find_dev(sock_net(cb->skb->sk), attrs, cb->extack);
 	if (dev)
-		cb->args[2] = (long)dev->ibdev->index + 1;
+		cb->args[QP_DUMP_FILTER] = (long)dev->ibdev->index + 1;
 	mutex_unlock(&rxe_cc_config_lock);
 	return dev ? 0 : -ENODEV;
 }
 
-/*
- * QPs are dumped per device in QP number order, so that a dump resumes
- * after the last QP number it sent (cb->args[1]) however QPs came and went
- * meanwhile: a QP that lived through the whole dump appears exactly once.
- * cb->args[0] counts the devices done.
- */
 int rxe_cc_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	long filter = cb->args[QP_DUMP_FILTER], idx = 0;
 	struct rxe_cc_dev *dev;
-	long idx = 0;
 	int err = 0;
 
 	mutex_lock(&rxe_cc_config_lock);
 	list_for_each_entry(dev, &rxe_cc_devs, list) {
 		struct rxe_cc_qp *qp;
-		u32 *qpns, n, i;
+		u32 *qpns;
+		long i;
 
-		if (idx++ < cb->args[0])
+		if (idx++ < cb->args[QP_DUMP_DEVS_DONE])
 			continue;
 		if (!net_eq(dev_net(dev->ndev), sock_net(skb->sk)) ||
-		    (cb->args[2] && dev->ibdev->index != cb->args[2] - 1)) {
-			cb->args[0] = idx;
+		    (filter && dev->ibdev->index != filter - 1)) {
+			cb->args[QP_DUMP_DEVS_DONE] = idx;
 			continue;
 		}
-		qpns = kvmalloc_array(RXE_CC_QPS_MAX, sizeof(*qpns), GFP_KERNEL);
+		qpns = rxe_cc_qp_dump_numbers(cb, dev);
 		if (!qpns) {
 			err = -ENOMEM;
 			break;
 		}
 		rcu_read_lock();
-		n = rxe_cc_qp_numbers(dev, cb->args[1], qpns);
-		for (i = 0; i < n && !err; i++) {
+		for (i = cb->args[QP_DUMP_NEXT]; i < cb->args[QP_DUMP_COUNT]; i++) {
+			/* A QP gone since its number was taken is left out. */
 			qp = rxe_cc_qp_lookup(dev, qpns[i]);
-			if (!qp)
-				continue;
-			err = rxe_cc_fill_qp(skb, dev, qp, NETLINK_CB(cb->skb).portid,
-					     cb->nlh->nlmsg_seq, NLM_F_MULTI);
-			if (!err)
-				cb->args[1] = (long)qpns[i] + 1;
+			if (qp) {
+				err = rxe_cc_fill_qp(skb, dev, qp, NETLINK_CB(cb->skb).portid,
+						     cb->nlh->nlmsg_seq, NLM_F_MULTI);
+				if (err)
+					break;
+			}
+			cb->args[QP_DUMP_NEXT] = i + 1;
 		}
 		rcu_read_unlock();
-		kvfree(qpns);
 		if (err)
 			break;
-		cb->args[0] = idx;
-		cb->args[1] = 0;
+		rxe_cc_qp_dump_numbers_free(cb);
+		cb->args[QP_DUMP_DEVS_DONE] = idx;
 	}
 	mutex_unlock(&rxe_cc_config_lock);
 	if (err == -EMSGSIZE && skb->len)
 		return skb->len;
 	return err ?: skb->len;
+}
+
+/* The dump ended, or its socket closed before it did. */
+int rxe_cc_nl_qp_get_done(struct netlink_callback *cb)
+{
+	rxe_cc_qp_dump_numbers_free(cb);
+	return 0;
 }
 
 /*

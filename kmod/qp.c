@@ -148,17 +148,17 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /*
- * The numbers of the device's QPs from FROM on, in order, into
- * QPNS[RXE_CC_QPS_MAX]; returns how many. RCU read lock held.
+ * The numbers of the device's QPs, in order, into QPNS[RXE_CC_QPS_MAX];
+ * returns how many. RCU read lock held.
  */
-u32 rxe_cc_qp_numbers(struct rxe_cc_dev *dev, u64 from, u32 *qpns)
+u32 rxe_cc_qp_numbers(struct rxe_cc_dev *dev, u32 *qpns)
 {
 	struct rxe_cc_qp *qp;
 	u32 n = 0;
 	int bkt;
 
 	hash_for_each_rcu(dev->qps, bkt, qp, hnode)
-		if (n < RXE_CC_QPS_MAX && qp->qpn >= from)
+		if (n < RXE_CC_QPS_MAX)
 			qpns[n++] = qp->qpn;
 	sort(qpns, n, sizeof(*qpns), cmp_u32, NULL);
 	return n;

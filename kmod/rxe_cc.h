@@ -444,7 +444,7 @@ int rxe_cc_qp_cache_init(void);
 void rxe_cc_qp_cache_exit(void);
 void rxe_cc_qp_snapshot(struct rxe_cc_qp *qp, const struct rxe_cc_config *cfg, u64 now_ns,
 			struct rxe_cc_qp_snapshot *snap);
-u32 rxe_cc_qp_numbers(struct rxe_cc_dev *dev, u64 from, u32 *qpns);
+u32 rxe_cc_qp_numbers(struct rxe_cc_dev *dev, u32 *qpns);
 void rxe_cc_qps_init(struct rxe_cc_dev *dev);
 void rxe_cc_qps_stop(struct rxe_cc_dev *dev);
 void rxe_cc_qps_destroy(struct rxe_cc_dev *dev);
