@@ -9,8 +9,9 @@
 #   make stress          the fuzzers and teardown rounds at scale on it (hours;
 #                        STRESS_MESSAGES, STRESS_ROUNDS, STRESS_KERNEL)
 #   make bench           the benchmark: throughput ratios, pacing accuracy,
-#                        hook cost to 10,000 QPs, bytes per QP, and whether
-#                        each goal is met (prints tables; not a test)
+#                        hook and qp show cost to 10,000 QPs, bytes per QP,
+#                        and whether each goal is met (prints tables; not a
+#                        test)
 #   make demo            the congestion-control lab (LAB="incast4 --duration 30"
 #                        picks a scenario and options; tools/lab/run --help;
 #                        KERNEL=6.12 or KERNEL=7 boots another kernel)
