@@ -108,8 +108,12 @@ five_tuple_spreads() {
 		fail "two spines moved $l4 Mb/s, not 1.3 times one spine's $l3"
 }
 
+# 20 s, as labs.rst measures it: the moved flow comes back from the cuts
+# of its time on the shared spine by the increase timer's steps, and in 12
+# s runs the two spines moved 1.21 times one spine's rate (23.4 against
+# 19.4 Mb/s) where 20 s runs moved 1.72 times (30.0 against 17.4).
 collision_runs() {
-	"$top/tools/lab/run" ecmp-collision --duration 12 --out "$coll" >"$coll.log" 2>&1 ||
+	"$top/tools/lab/run" ecmp-collision --duration 20 --out "$coll" >"$coll.log" 2>&1 ||
 		{ sed 's/^/#   /' "$coll.log" | tail -n 30; return 1; }
 	[ -s "$coll/table.json" ] && [ -s "$coll/uplinks.png" ] ||
 		fail "no table or plot in $coll"
