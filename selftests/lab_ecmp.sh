@@ -110,8 +110,8 @@ five_tuple_spreads() {
 
 # 20 s, as labs.rst measures it: the moved flow comes back from the cuts
 # of its time on the shared spine by the increase timer's steps, and in 12
-# s runs the two spines moved 1.21 times one spine's rate (23.4 against
-# 19.4 Mb/s) where 20 s runs moved 1.72 times (30.0 against 17.4).
+# s runs the two spines moved 23.4 Mb/s where 20 s runs moved 25.4 and
+# 30.0.
 collision_runs() {
 	"$top/tools/lab/run" ecmp-collision --duration 20 --out "$coll" >"$coll.log" 2>&1 ||
 		{ sed 's/^/#   /' "$coll.log" | tail -n 30; return 1; }
@@ -120,7 +120,7 @@ collision_runs() {
 }
 
 collision_shape() {
-	local run same moved
+	local run same moved rate
 	for run in no-cc dcqcn; do
 		ktap_print_msg "$run: flows on $(flow_spine "$run" 1) and $(flow_spine "$run" 2)," \
 			"idle uplink at $(phase "$run" 2 '.utilization | min' "$coll/table.json")," \
@@ -140,8 +140,12 @@ collision_shape() {
 	[ -n "$(flow_spine moved 1)" ] && [ -n "$(flow_spine moved 2)" ] &&
 		[ "$(flow_spine moved 1)" != "$(flow_spine moved 2)" ] ||
 		fail "moving flow 2's port did not move it to the other spine" || return 1
-	awk -v a="$moved" -v b="$same" 'BEGIN { exit !(a >= 1.3 * b) }' ||
-		fail "two spines moved $moved Mb/s, not 1.3 times one spine's $same"
+	# More than one uplink could carry, by a margin: only both spines
+	# together move that (at 1.3 times the one-spine run's figure 20 s
+	# runs passed by 1.31 and 1.72).
+	rate=$(jq -r '.[] | select(.run == "moved") | .params.rate' "$coll/table.json")
+	awk -v a="$moved" -v r="$rate" 'BEGIN { exit !(a >= 1.1 * r) }' ||
+		fail "two spines moved $moved Mb/s, not 1.1 times an uplink's $rate"
 }
 
 ktap_print_header
