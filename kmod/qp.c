@@ -59,12 +59,30 @@ static void rxe_cc_qp_unlink(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
 	WRITE_ONCE(dev->nr_qps, dev->nr_qps - 1);
 }
 
+/*
+ * Takes the QP out of the table and frees it, unless the pacer holds
+ * packets of it. A packet that found the QP just
+ * before may be on its way to the pacer: it looks at the table under the
+ * QP's lock too, and holds nothing for a QP that is out.
+ */
+static void rxe_cc_qp_drop_idle(struct rxe_cc_dev *dev, struct rxe_cc_qp *qp)
+{
+	bool idle;
+
+	spin_lock(&qp->lock);
+	idle = skb_queue_empty(&qp->queue);
+	if (idle)
+		rxe_cc_qp_unlink(dev, qp);
+	spin_unlock(&qp->lock);
+	if (idle)
+		rxe_cc_qp_free(qp);
+}
+
 /* The first packet of a QP: new state, unless another CPU made it first. */
 struct rxe_cc_qp *rxe_cc_qp_create(struct rxe_cc_dev *dev, u32 qpn, const struct sock *sk)
 {
 	const struct rxe_cc_config *cfg = rxe_cc_cfg(dev);
 	struct rxe_cc_qp *qp, *old;
-	bool reuse;
 
 	qp = kmem_cache_zalloc(rxe_cc_qp_cache, GFP_ATOMIC);
 	if (!qp)
@@ -96,13 +114,7 @@ struct rxe_cc_qp *rxe_cc_qp_create(struct rxe_cc_dev *dev, u32 qpn, const struct
 		 * and the reaper takes it after. The new one goes first in
 		 * the chain, where lookups find it.
 		 */
-		spin_lock(&old->lock);
-		reuse = skb_queue_empty(&old->queue);
-		if (reuse)
-			rxe_cc_qp_unlink(dev, old);
-		spin_unlock(&old->lock);
-		if (reuse)
-			rxe_cc_qp_free(old);
+		rxe_cc_qp_drop_idle(dev, old);
 	}
 	if (dev->removing || dev->nr_qps >= RXE_CC_QPS_MAX) {
 		spin_unlock_bh(&dev->qp_lock);
@@ -171,26 +183,12 @@ static void rxe_cc_qp_reap(struct work_struct *work)
 	unsigned long linger = msecs_to_jiffies(RXE_CC_QP_LINGER_MS);
 	struct hlist_node *tmp;
 	struct rxe_cc_qp *qp;
-	bool idle;
 	int bkt;
 
 	spin_lock_bh(&dev->qp_lock);
-	hash_for_each_safe(dev->qps, bkt, tmp, qp, hnode) {
-		if (time_before(jiffies, READ_ONCE(qp->last_seen) + linger))
-			continue;
-		/*
-		 * A packet that found the QP just before may be on its way
-		 * to the pacer: it looks at the table under the QP's lock
-		 * too, and holds nothing for a QP that is out.
-		 */
-		spin_lock(&qp->lock);
-		idle = skb_queue_empty(&qp->queue);
-		if (idle)
-			rxe_cc_qp_unlink(dev, qp);
-		spin_unlock(&qp->lock);
-		if (idle)
-			rxe_cc_qp_free(qp);
-	}
+	hash_for_each_safe(dev->qps, bkt, tmp, qp, hnode)
+		if (!time_before(jiffies, READ_ONCE(qp->last_seen) + linger))
+			rxe_cc_qp_drop_idle(dev, qp);
 	spin_unlock_bh(&dev->qp_lock);
 	schedule_delayed_work(&dev->qp_reap, msecs_to_jiffies(RXE_CC_QP_REAP_MS));
 }
