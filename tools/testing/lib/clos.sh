@@ -45,13 +45,11 @@ CLOS_MAX_SPINES=4
 clos_leaves=0
 clos_spines=0
 clos_per_leaf=0
+declare -gA clos_port_mac
 
 clos_leaf_ns() { echo "${CLOS_NS}leaf$1"; }
 clos_spine_ns() { echo "${CLOS_NS}spine$1"; }
 clos_leaf() { ip netns exec "$(clos_leaf_ns "$1")" "${@:2}"; }
-clos_spine() { ip netns exec "$(clos_spine_ns "$1")" "${@:2}"; }
-# clos_leaf_of HOST: the leaf host HOST hangs from.
-clos_leaf_of() { echo $((($1 - 1) / clos_per_leaf + 1)); }
 # A link's two ends are named after what they lead to: leaf L's port
 # towards spine S is spineS, spine S's port towards leaf L is leafL.
 clos_uplink() { echo "spine$1"; }
@@ -61,49 +59,53 @@ clos_downlink() { echo "leaf$1"; }
 clos_leaf_ip() { echo "$CLOS_LINK_NET.$2.$((4 * $1 + 1))"; }
 clos_spine_ip() { echo "$CLOS_LINK_NET.$2.$((4 * $1 + 2))"; }
 
+# clos_link_mac LEAF SPINE 1|2: the MAC address of the link's leaf (1) or
+# spine (2) end, set when the link is made, so that the other end's static
+# neighbour needs no look-up.
+clos_link_mac() {
+	printf '02:79:00:%02x:%02x:%02x' "$2" "$1" "$3"
+}
+
+# clos_host_mac I J: host I sends everything to its leaf's port, in
+# topo_mac (clos_setup learnt the leaf ports' addresses).
+clos_host_mac() {
+	topo_mac=${clos_port_mac[swp$1]}
+}
+
+# clos_setup's parts. A process started in the VM costs 70-300 ms under
+# emulation (ip netns exec the most): each router's configuration is one
+# ip -n NS -batch, its sysfs and sysctls one ip netns exec.
+#
 # clos_router_add NS: a namespace that forwards IPv4 and has no IPv6, so
 # that nothing but the hosts' traffic crosses its links.
 clos_router_add() {
-	topo_netns_add "$1" || return 1
-	ip netns exec "$1" sysctl -qw net.ipv4.ip_forward=1 \
-		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
-		net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+	ip netns add "$1" || return 1
+	topo_namespaces+=("$1")
+	ip netns exec "$1" sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward &&
+		for c in all default; do
+			echo 0 >/proc/sys/net/ipv4/conf/$c/rp_filter &&
+			echo 1 >/proc/sys/net/ipv6/conf/$c/disable_ipv6 || exit 1
+		done'
 }
 
-# clos_link_add L S: the link between leaf L and spine S, with static
-# neighbours at both ends (no ARP on the links while traffic is counted).
-clos_link_add() {
-	local l=$1 s=$2 up down lns sns
+# clos_router_ports NS: one receive CPU per port, as for the hosts'
+# (topo_host_add): a router forwards from whichever CPU received, and a
+# flow that crossed two CPUs could arrive out of order. Then what the
+# ports' MAC addresses are, in clos_port_mac.
+clos_router_ports() {
+	local name mac
 
-	up=$(clos_uplink "$s")
-	down=$(clos_downlink "$l")
-	lns=$(clos_leaf_ns "$l")
-	sns=$(clos_spine_ns "$s")
-	ip link add "$up" netns "$lns" mtu "$TOPO_MTU" type veth \
-		peer name "$down" netns "$sns" mtu "$TOPO_MTU" || return 1
-	clos_leaf "$l" ip addr add "$(clos_leaf_ip "$l" "$s")/30" dev "$up" &&
-		clos_spine "$s" ip addr add "$(clos_spine_ip "$l" "$s")/30" dev "$down" &&
-		clos_leaf "$l" ip link set "$up" up &&
-		clos_spine "$s" ip link set "$down" up || return 1
-	# One receive CPU per port, as for the hosts' (topo_host_add): a
-	# router forwards from whichever CPU received, and a flow that
-	# crossed two CPUs could arrive out of order.
-	clos_leaf "$l" sh -c "echo 1 >/sys/class/net/$up/queues/rx-0/rps_cpus" &&
-		clos_spine "$s" sh -c "echo 1 >/sys/class/net/$down/queues/rx-0/rps_cpus" ||
-		return 1
-	clos_leaf "$l" ip neigh replace "$(clos_spine_ip "$l" "$s")" nud permanent dev "$up" \
-		lladdr "$(clos_spine "$s" cat "/sys/class/net/$down/address")" &&
-		clos_spine "$s" ip neigh replace "$(clos_leaf_ip "$l" "$s")" nud permanent \
-			dev "$down" lladdr "$(clos_leaf "$l" cat "/sys/class/net/$up/address")"
-}
-
-# clos_host_mac I J: host I sends everything to its leaf's port.
-clos_host_mac() {
-	clos_leaf "$(clos_leaf_of "$1")" cat "/sys/class/net/$(topo_port "$1")/address"
+	ip netns exec "$1" sh -c 'for d in /sys/class/net/*; do
+		[ "${d##*/}" = lo ] || echo 1 >$d/queues/rx-0/rps_cpus || exit 1
+	done' || return 1
+	while read -r name _ mac _; do
+		clos_port_mac[${name%@*}]=$mac
+	done < <(ip -n "$1" -br link show)
 }
 
 clos_setup() {
-	local l s h hops
+	local l s h lns sns hops links=()
+	local -A router
 
 	[ "$1" -ge 1 ] && [ "$1" -le $CLOS_MAX_LEAVES ] &&
 		[ "$2" -ge 1 ] && [ "$2" -le $CLOS_MAX_SPINES ] &&
@@ -112,35 +114,56 @@ clos_setup() {
 		return 1
 	}
 	clos_leaves=$1 clos_spines=$2 clos_per_leaf=$3
-	for l in $(seq "$clos_leaves"); do
-		clos_router_add "$(clos_leaf_ns "$l")" || return 1
+	clos_port_mac=()
+	# What each router's ip -batch does, line by line, from lo up.
+	for ((l = 1; l <= clos_leaves; l++)); do
+		clos_router_add "${CLOS_NS}leaf$l" || return 1
+		router[${CLOS_NS}leaf$l]="link set lo up"
 	done
-	for s in $(seq "$clos_spines"); do
-		clos_router_add "$(clos_spine_ns "$s")" || return 1
-		for l in $(seq "$clos_leaves"); do
-			clos_link_add "$l" "$s" || return 1
+	for ((s = 1; s <= clos_spines; s++)); do
+		sns=${CLOS_NS}spine$s
+		clos_router_add "$sns" || return 1
+		router[$sns]="link set lo up"
+		# The link between leaf L and spine S, with static neighbours
+		# at both ends (no ARP on the links while traffic is counted).
+		for ((l = 1; l <= clos_leaves; l++)); do
+			lns=${CLOS_NS}leaf$l
+			links+=("link add spine$s netns $lns address $(clos_link_mac $l $s 1) mtu $TOPO_MTU type veth peer name leaf$l netns $sns address $(clos_link_mac $l $s 2) mtu $TOPO_MTU")
+			router[$lns]+="
+				addr add $(clos_leaf_ip $l $s)/30 dev spine$s
+				link set spine$s up
+				neigh replace $(clos_spine_ip $l $s) lladdr $(clos_link_mac $l $s 2) nud permanent dev spine$s"
+			router[$sns]+="
+				addr add $(clos_spine_ip $l $s)/30 dev leaf$l
+				link set leaf$l up
+				neigh replace $(clos_leaf_ip $l $s) lladdr $(clos_link_mac $l $s 1) nud permanent dev leaf$l"
 		done
 	done
-	for h in $(seq $((clos_leaves * clos_per_leaf))); do
-		l=$(clos_leaf_of "$h")
-		topo_host_add "$h" "$(clos_leaf_ns "$l")" "$(topo_port "$h")" || return 1
-		clos_leaf "$l" ip route add "$(topo_ip4 "$h")/32" dev "$(topo_port "$h")" &&
-			clos_leaf "$l" ip neigh replace "$(topo_ip4 "$h")" nud permanent \
-				dev "$(topo_port "$h")" \
-				lladdr "$(cat "/sys/class/net/$(topo_dev "$h")/address")" || return 1
-		for s in $(seq "$clos_spines"); do
-			clos_spine "$s" ip route add "$(topo_ip4 "$h")/32" \
-				via "$(clos_leaf_ip "$l" "$s")" dev "$(clos_downlink "$l")" || return 1
+	printf '%s\n' "${links[@]}" | ip -batch - || return 1
+	for ((h = 1; h <= clos_leaves * clos_per_leaf; h++)); do
+		l=$(((h - 1) / clos_per_leaf + 1))
+		topo_host_add $h "${CLOS_NS}leaf$l" "swp$h" || return 1
+		router[${CLOS_NS}leaf$l]+="
+			route add $TOPO_NET4.$h/32 dev swp$h
+			neigh replace $TOPO_NET4.$h nud permanent dev swp$h lladdr $(</sys/class/net/roce$h/address)"
+		for ((s = 1; s <= clos_spines; s++)); do
+			router[${CLOS_NS}spine$s]+="
+				route add $TOPO_NET4.$h/32 via $(clos_leaf_ip $l $s) dev leaf$l"
 		done
 		# Every other leaf: one path per spine.
-		for l in $(seq "$clos_leaves"); do
-			[ "$l" = "$(clos_leaf_of "$h")" ] && continue
-			hops=()
-			for s in $(seq "$clos_spines"); do
-				hops+=(nexthop via "$(clos_spine_ip "$l" "$s")" dev "$(clos_uplink "$s")")
+		for ((lns = 1; lns <= clos_leaves; lns++)); do
+			[ $lns = $l ] && continue
+			hops=
+			for ((s = 1; s <= clos_spines; s++)); do
+				hops+=" nexthop via $(clos_spine_ip $lns $s) dev spine$s"
 			done
-			clos_leaf "$l" ip route add "$(topo_ip4 "$h")/32" "${hops[@]}" || return 1
+			router[${CLOS_NS}leaf$lns]+="
+				route add $TOPO_NET4.$h/32$hops"
 		done
+	done
+	for lns in "${!router[@]}"; do
+		ip -n "$lns" -batch - <<<"${router[$lns]}" || return 1
+		clos_router_ports "$lns" || return 1
 	done
 	topo_hosts_route clos_host_mac
 }

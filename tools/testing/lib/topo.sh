@@ -44,25 +44,33 @@ topo_rxe_counters() {
 		 completer_retry_err, retry_exceeded_err, rcvd_seq_err}'
 }
 topo_sw() { ip netns exec "$TOPO_NS" "$@"; }
+# topo_sysctl KEY=VALUE...: set sysctls of this network namespace. A
+# process started in the VM costs 70-200 ms under emulation (sysctl, ip,
+# most of a topology's setup time): these are written by the shell.
+topo_sysctl() {
+	local kv key
+	for kv; do
+		key=${kv%%=*}
+		echo "${kv#*=}" >"/proc/sys/${key//.//}" || return 1
+	done
+}
 
 topo_setup() {
 	local n=$1 i
 
 	[ "$n" -ge 2 ] && [ "$n" -le 16 ] || { echo "topo_setup: 2..16 hosts" >&2; return 1; }
 	topo_netns_add "$TOPO_NS" || return 1
-	topo_sw ip link add br0 type bridge
-	topo_sw ip link set br0 up
-	for i in $(seq "$n"); do
-		topo_host_add "$i" "$TOPO_NS" "$(topo_port "$i")" || return 1
-		topo_sw ip link set "$(topo_port "$i")" master br0 || return 1
+	ip -n "$TOPO_NS" link add br0 up type bridge || return 1
+	for ((i = 1; i <= n; i++)); do
+		topo_host_add "$i" "$TOPO_NS" "swp$i" master br0 || return 1
 	done
 	topo_hosts_route topo_host_mac || return 1
 }
 
-# topo_host_mac I J: where host I sends what is for host J: on the bridge,
-# straight to J's own interface.
+# topo_host_mac I J: where host I sends what is for host J, in topo_mac: on
+# the bridge, straight to J's own interface.
 topo_host_mac() {
-	cat "/sys/class/net/$(topo_dev "$2")/address"
+	read -r topo_mac <"/sys/class/net/roce$2/address"
 }
 
 # topo_netns_add NS: a namespace of the fabric, which topo_teardown
@@ -70,106 +78,104 @@ topo_host_mac() {
 topo_netns_add() {
 	ip netns add "$1" || return 1
 	topo_namespaces+=("$1")
-	ip netns exec "$1" ip link set lo up
+	ip -n "$1" link set lo up
 }
 
-# topo_host_add H NS PORT: host H, its interface roceH in init_net and the
-# other end PORT up in namespace NS.
+# topo_host_add H NS PORT [LINK-SET-ARG...]: host H, its interface roceH in
+# init_net and the other end PORT up in namespace NS, with the ip link set
+# arguments given (master br0).
 topo_host_add() {
-	local h=$1 ns=$2 port=$3
+	local h=$1 ns=$2 port=$3 dev=roce$1
 
-	ip link add "$(topo_dev "$h")" mtu "$TOPO_MTU" type veth \
-		peer name "$port" mtu "$TOPO_MTU" netns "$ns" || return 1
-	ip netns exec "$ns" ip link set "$port" up || return 1
+	ip -batch - <<-EOF || return 1
+		link add $dev mtu $TOPO_MTU type veth peer name $port mtu $TOPO_MTU netns $ns
+		addr add $TOPO_NET4.$h/24 dev $dev
+		addr add $TOPO_NET6$h/64 dev $dev nodad
+		link set $dev up
+	EOF
+	ip -n "$ns" link set "$port" up "${@:4}" || return 1
 	# One receive CPU per switch port, as one wire: a veth hands a packet
 	# to the backlog of the CPU that sent it, so two packets of one QP
 	# sent from two CPUs (rxe's tasklets and the pacer's timer move
 	# between CPUs) could swap places, and RoCE takes reordering for loss.
 	ip netns exec "$ns" sh -c "echo 1 >/sys/class/net/$port/queues/rx-0/rps_cpus" ||
 		return 1
-	ip addr add "$(topo_ip4 "$h")/24" dev "$(topo_dev "$h")"
-	ip addr add "$(topo_ip6 "$h")/64" dev "$(topo_dev "$h")" nodad
-	ip link set "$(topo_dev "$h")" up
 	# The same at the host end: what leaves a switch port is sent from
 	# whichever CPU runs its qdisc (the enqueuer's, or the CPU of its
 	# watchdog timer).
-	echo 1 >"/sys/class/net/$(topo_dev "$h")/queues/rx-0/rps_cpus" || return 1
+	echo 1 >"/sys/class/net/$dev/queues/rx-0/rps_cpus" || return 1
 	# Each host answers ARP for its own address only: all the addresses
 	# are local to every host end.
-	sysctl -qw "net.ipv4.conf.$(topo_dev "$h").accept_local=1" \
-		"net.ipv4.conf.$(topo_dev "$h").rp_filter=0" \
-		"net.ipv4.conf.$(topo_dev "$h").arp_ignore=1" \
-		"net.ipv4.conf.$(topo_dev "$h").arp_announce=2"
+	topo_sysctl "net.ipv4.conf.$dev.accept_local=1" "net.ipv4.conf.$dev.rp_filter=0" \
+		"net.ipv4.conf.$dev.arp_ignore=1" "net.ipv4.conf.$dev.arp_announce=2" || return 1
 	topo_hosts=$h
 }
 
 # topo_hosts_route MAC_FN: routes between every two of the hosts added, each
-# through its own interface to the MAC address "MAC_FN I J" gives, and
-# their rxe devices.
+# through its own interface to the MAC address "MAC_FN I J" leaves in
+# topo_mac, and their rxe devices. One ip per address family does it all.
 topo_hosts_route() {
-	local mac_fn=$1 n=$topo_hosts i j mac
+	local mac_fn=$1 n=$topo_hosts i j table v4=() v6=() rxe=()
 
-	sysctl -qw net.ipv4.conf.all.accept_local=1 net.ipv4.conf.all.rp_filter=0
 	# A port's buffer is its qdisc's. Every port hands its packets to one
 	# CPU's backlog (rps_cpus), which by default drops beyond 1000: fewer
 	# than 16 QPs' windows of 64 packets, sent in one burst.
-	sysctl -qw net.core.netdev_max_backlog=10000
+	topo_sysctl net.ipv4.conf.all.accept_local=1 net.ipv4.conf.all.rp_filter=0 \
+		net.core.netdev_max_backlog=10000 || return 1
 	# Locally generated packets from one host address to another use the
 	# source host's table (iif lo keeps arriving packets out of it); the
 	# local table moves below these rules.
-	for i in $(seq "$n"); do
-		for j in $(seq "$n"); do
-			[ "$i" = "$j" ] && continue
-			ip rule add from "$(topo_ip4 "$i")" to "$(topo_ip4 "$j")" iif lo \
-				lookup $((TOPO_TABLE_BASE + i)) pref $TOPO_RULE_PREF
-			ip -6 rule add from "$(topo_ip6 "$i")" to "$(topo_ip6 "$j")" iif lo \
-				lookup $((TOPO_TABLE_BASE + i)) pref $TOPO_RULE_PREF
-			ip route add "$(topo_ip4 "$j")" dev "$(topo_dev "$i")" \
-				src "$(topo_ip4 "$i")" table $((TOPO_TABLE_BASE + i))
-			ip -6 route add "$(topo_ip6 "$j")" dev "$(topo_dev "$i")" \
-				src "$(topo_ip6 "$i")" table $((TOPO_TABLE_BASE + i))
+	for ((i = 1; i <= n; i++)); do
+		table=$((TOPO_TABLE_BASE + i))
+		for ((j = 1; j <= n; j++)); do
+			[ $i = $j ] && continue
 			# Static neighbours: a host would not answer ARP/ND for
 			# an address that is local to the one asking.
-			mac=$("$mac_fn" "$i" "$j") || return 1
-			ip neigh replace "$(topo_ip4 "$j")" lladdr "$mac" \
-				dev "$(topo_dev "$i")" nud permanent
-			ip -6 neigh replace "$(topo_ip6 "$j")" lladdr "$mac" \
-				dev "$(topo_dev "$i")" nud permanent
+			"$mac_fn" $i $j || return 1
+			v4+=("rule add from $TOPO_NET4.$i to $TOPO_NET4.$j iif lo lookup $table pref $TOPO_RULE_PREF"
+			     "route add $TOPO_NET4.$j dev roce$i src $TOPO_NET4.$i table $table"
+			     "neigh replace $TOPO_NET4.$j lladdr $topo_mac dev roce$i nud permanent")
+			v6+=("rule add from $TOPO_NET6$i to $TOPO_NET6$j iif lo lookup $table pref $TOPO_RULE_PREF"
+			     "route add $TOPO_NET6$j dev roce$i src $TOPO_NET6$i table $table"
+			     "neigh replace $TOPO_NET6$j lladdr $topo_mac dev roce$i nud permanent")
 		done
+		rxe+=("link add rxe$i type rxe netdev roce$i")
 	done
-	ip rule del pref 0 lookup local
-	ip rule add pref $TOPO_LOCAL_PREF lookup local
-	ip -6 rule del pref 0 lookup local
-	ip -6 rule add pref $TOPO_LOCAL_PREF lookup local
-
-	for i in $(seq "$n"); do
-		rdma link add "$(topo_rxe "$i")" type rxe netdev "$(topo_dev "$i")" || return 1
-	done
+	v4+=("rule del pref 0 lookup local" "rule add pref $TOPO_LOCAL_PREF lookup local")
+	v6+=("rule del pref 0 lookup local" "rule add pref $TOPO_LOCAL_PREF lookup local")
+	printf '%s\n' "${v4[@]}" | ip -4 -batch - &&
+		printf '%s\n' "${v6[@]}" | ip -6 -batch - &&
+		printf '%s\n' "${rxe[@]}" | rdma -b -
 }
 
+# topo_teardown: what topo_setup (or clos_setup) made, however far it got:
+# one rdma and one ip per address family, which go on past what is not
+# there, and one ip for the namespaces.
 topo_teardown() {
-	local i ns
+	local i ns fam routes=() rxe=() netns=() put_back
 
-	for i in $(seq "$topo_hosts"); do
-		rdma link del "$(topo_rxe "$i")" 2>/dev/null
-		ip route flush table $((TOPO_TABLE_BASE + i)) 2>/dev/null
-		ip -6 route flush table $((TOPO_TABLE_BASE + i)) 2>/dev/null
+	for ((i = 1; i <= topo_hosts; i++)); do
+		rxe+=("link del rxe$i")
+		routes+=("route flush table $((TOPO_TABLE_BASE + i))")
 	done
-	while ip rule del pref $TOPO_RULE_PREF 2>/dev/null; do :; done
-	while ip -6 rule del pref $TOPO_RULE_PREF 2>/dev/null; do :; done
-	if ! ip rule show pref 0 | grep -q local; then
-		ip rule add pref 0 lookup local
-		ip rule del pref $TOPO_LOCAL_PREF lookup local
-	fi
-	if ! ip -6 rule show pref 0 | grep -q local; then
-		ip -6 rule add pref 0 lookup local
-		ip -6 rule del pref $TOPO_LOCAL_PREF lookup local
-	fi
+	# topo_hosts_route added a rule per ordered pair of hosts.
+	for ((i = 0; i < topo_hosts * topo_hosts; i++)); do
+		routes+=("rule del pref $TOPO_RULE_PREF")
+	done
+	[ ${#rxe[@]} -eq 0 ] || printf '%s\n' "${rxe[@]}" | rdma -f -b - 2>/dev/null
+	for fam in 4 6; do
+		put_back=()
+		[[ "$(ip -$fam rule show pref 0)" == *local* ]] ||
+			put_back=("rule add pref 0 lookup local"
+				  "rule del pref $TOPO_LOCAL_PREF lookup local")
+		printf '%s\n' "${routes[@]}" "${put_back[@]}" | ip -$fam -force -batch - 2>/dev/null
+	done
 	# Deleting a namespace deletes the veth ends in it, and with them
 	# the host ends.
 	for ns in "${topo_namespaces[@]}"; do
-		ip netns del "$ns" 2>/dev/null
+		netns+=("netns del $ns")
 	done
+	[ ${#netns[@]} -eq 0 ] || printf '%s\n' "${netns[@]}" | ip -force -batch - 2>/dev/null
 	topo_namespaces=()
 	topo_hosts=0
 }
@@ -242,7 +248,7 @@ topo_bottleneck() {
 # lets the port catch up, as a real port's serializer never falls behind
 # (the same incast: 40 Mb/s); an idle port saves no more than that.
 topo_queue() {
-	local tc=(ip netns exec "$1" tc) port=$2 rate=$3 kind=${4:-red} burst hb
+	local tc=(tc -n "$1") port=$2 rate=$3 kind=${4:-red} burst hb
 	shift	# the queue's arguments from $4 on, as topo_bottleneck's
 	hb=$(($(topo_mbit "$rate") * 1000000 / 8 / 500))
 	[ "$hb" -ge 3200 ] || hb=3200
@@ -306,7 +312,7 @@ topo_qdisc_stats() {
 
 # topo_queue_stats NS DEV: the same of a topo_queue.
 topo_queue_stats() {
-	ip netns exec "$1" tc -s -j qdisc show dev "$2" parent 1:1
+	tc -n "$1" -s -j qdisc show dev "$2" parent 1:1
 }
 
 # topo_tx HOST bytes|packets: what host HOST's netdev has sent: its RoCE
@@ -340,6 +346,6 @@ topo_tx_read() {
 # topo_port_bytes HOST rx|tx: bytes the switch port towards HOST received
 # from it or sent to it.
 topo_port_bytes() {
-	topo_sw ip -s -j link show dev "$(topo_port "$1")" |
+	ip -n "$TOPO_NS" -s -j link show dev "swp$1" |
 		jq ".[0].stats64.$2.bytes"
 }
