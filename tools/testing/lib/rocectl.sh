@@ -15,9 +15,15 @@ fi
 # ROCECTL_AS: a command to run rocectl through (runuser -u nobody --).
 rocectl() { ${ROCECTL_AS:-} "$ROCECTL" "$@"; }
 
-# dev_stat DEV NAME: a device counter (rocectl stats show).
+# dev_stat DEV NAME: a device counter (rocectl stats show). Tests poll it:
+# read from rocectl's compact JSON by the shell, as jq takes half a second
+# to start in the VM.
 dev_stat() {
-	rocectl -j stats show dev "$1" | jq ".[0].stats[\"$2\"]"
+	local json
+	json=$(rocectl -j stats show dev "$1") || return 1
+	[[ $json =~ \"$2\":([0-9]+)[,}] ]] ||
+		{ echo "dev_stat: $1 has no counter $2" >&2; return 1; }
+	echo "${BASH_REMATCH[1]}"
 }
 
 # qp_json DEV: the device's QPs with their counters, as a JSON array.
