@@ -37,10 +37,8 @@ snapshot() { # ARRAY
 	local s stats
 
 	for s in 1 2; do
-		stats=$(clos_link_stats 1 "$s" up)
-		snap[up$s]=$(jq .packets <<<"$stats")
-		snap[up${s}_bytes]=$(jq .bytes <<<"$stats")
-		snap[up${s}_drops]=$(jq .drops <<<"$stats")
+		stats=$(clos_link_stats 1 "$s" up | jq -r '"\(.packets) \(.bytes) \(.drops)"')
+		read -r "snap[up$s]" "snap[up${s}_bytes]" "snap[up${s}_drops]" <<<"$stats"
 	done
 	snap[qp_tx]=$(qp_sum rxe1 tx-packets)
 	snap[qp_tx_bytes]=$(qp_sum rxe1 tx-bytes)
@@ -135,7 +133,7 @@ sport_reported() {
 # 4 x 128 x 1.1 KB) one queue can hold whatever the hash does with them:
 # an ECN-only port drops nothing below its limit.
 spine_congestion() {
-	local s marked=0 drops=0 sent0 handled0 sent handled
+	local s marked=0 drops=0 link_marked link_drops sent0 handled0 sent handled
 
 	clos_hash l4 || return 1
 	for s in 1 2; do
@@ -147,8 +145,9 @@ spine_congestion() {
 	handled0=$(dev_stat rxe1 rp-cnp-handled)
 	perftest_bw ib_write_bw 1 2 $SECS -q 4 >/dev/null || return 1
 	for s in 1 2; do
-		marked=$((marked + $(clos_link_stats 2 "$s" down | jq .marked)))
-		drops=$((drops + $(clos_link_stats 2 "$s" down | jq .drops)))
+		read -r link_marked link_drops < <(clos_link_stats 2 "$s" down |
+			jq -r '"\(.marked) \(.drops)"')
+		marked=$((marked + link_marked)) drops=$((drops + link_drops))
 	done
 	sent=$(($(dev_stat rxe2 np-cnp-sent) - sent0))
 	handled=$(($(dev_stat rxe1 rp-cnp-handled) - handled0))
