@@ -79,8 +79,7 @@ clos_host_mac() {
 # clos_router_add NS: a namespace that forwards IPv4 and has no IPv6, so
 # that nothing but the hosts' traffic crosses its links.
 clos_router_add() {
-	ip netns add "$1" || return 1
-	topo_namespaces+=("$1")
+	topo_netns_add "$1" || return 1
 	ip netns exec "$1" sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward &&
 		for c in all default; do
 			echo 0 >/proc/sys/net/ipv4/conf/$c/rp_filter &&
@@ -104,7 +103,7 @@ clos_router_ports() {
 }
 
 clos_setup() {
-	local l s h lns sns hops links=()
+	local l s h other lns sns hops links=()
 	local -A router
 
 	[ "$1" -ge 1 ] && [ "$1" -le $CLOS_MAX_LEAVES ] &&
@@ -115,15 +114,13 @@ clos_setup() {
 	}
 	clos_leaves=$1 clos_spines=$2 clos_per_leaf=$3
 	clos_port_mac=()
-	# What each router's ip -batch does, line by line, from lo up.
+	# What each router's ip -batch does, line by line.
 	for ((l = 1; l <= clos_leaves; l++)); do
 		clos_router_add "${CLOS_NS}leaf$l" || return 1
-		router[${CLOS_NS}leaf$l]="link set lo up"
 	done
 	for ((s = 1; s <= clos_spines; s++)); do
 		sns=${CLOS_NS}spine$s
 		clos_router_add "$sns" || return 1
-		router[$sns]="link set lo up"
 		# The link between leaf L and spine S, with static neighbours
 		# at both ends (no ARP on the links while traffic is counted).
 		for ((l = 1; l <= clos_leaves; l++)); do
@@ -151,13 +148,13 @@ clos_setup() {
 				route add $TOPO_NET4.$h/32 via $(clos_leaf_ip $l $s) dev leaf$l"
 		done
 		# Every other leaf: one path per spine.
-		for ((lns = 1; lns <= clos_leaves; lns++)); do
-			[ $lns = $l ] && continue
+		for ((other = 1; other <= clos_leaves; other++)); do
+			[ $other = $l ] && continue
 			hops=
 			for ((s = 1; s <= clos_spines; s++)); do
-				hops+=" nexthop via $(clos_spine_ip $lns $s) dev spine$s"
+				hops+=" nexthop via $(clos_spine_ip $other $s) dev spine$s"
 			done
-			router[${CLOS_NS}leaf$lns]+="
+			router[${CLOS_NS}leaf$other]+="
 				route add $TOPO_NET4.$h/32$hops"
 		done
 	done
