@@ -32,19 +32,21 @@ scaled_dcqcn() {
 	done
 }
 
-# flows N: N senders (hosts 1..N) write to host 3 until flows_stop; waits
-# until each one's netdev has sent STARTED_BYTES more, and with rxe_cc
-# loaded leaves its QP in flow_qpn[i].
+# flows N [OPTION...]: N senders (hosts 1..N) write to host 3 until
+# flows_stop, with perftest's OPTIONs; waits until each one's netdev has
+# sent STARTED_BYTES more, and with rxe_cc loaded leaves its QP in
+# flow_qpn[i].
 flows() {
-	local i qpn base=()
+	local n=$1 i qpn base=()
+	shift
 	flow_pids=()
-	for i in $(seq "$1"); do
+	for i in $(seq "$n"); do
 		base[i]=$(topo_tx "$i" bytes)
-		perftest_background "$i" 3 $FLOW_SECS "$ksft_tmp/flow$i" ||
+		perftest_background "$i" 3 $FLOW_SECS "$ksft_tmp/flow$i" "$@" ||
 			fail "flow $i: the server did not start" || return 1
 		flow_pids+=("${perftest_pids[@]}")
 	done
-	for i in $(seq "$1"); do
+	for i in $(seq "$n"); do
 		for _ in $(seq $((START_LIMIT * 5))); do
 			[ $(($(topo_tx "$i" bytes) - base[i])) -lt $STARTED_BYTES ] || break
 			sleep 0.2
@@ -58,6 +60,20 @@ flows() {
 		[ -n "$qpn" ] || fail "flow $i has no QP in rxe_cc" || return 1
 		flow_qpn[i]=$qpn
 	done
+}
+
+# flows_alive: each flow's perftest still runs; one that exited is a
+# failure, with the first lines of its log, where its error is (stderr is
+# written at once, the rest when it exits).
+flows_alive() {
+	local i role=(server client) rc=0
+	for i in "${!flow_pids[@]}"; do
+		kill -0 "${flow_pids[i]}" 2>/dev/null && continue
+		fail "flow $((i / 2 + 1))'s ${role[i % 2]} exited:" \
+			"$(head -n 3 "$ksft_tmp/flow$((i / 2 + 1)).${role[i % 2]}" | tr -s '\n ' '  ')"
+		rc=1
+	done
+	return $rc
 }
 
 flows_stop() {
@@ -92,6 +108,7 @@ diagnose() {
 	jq -r 'if length == 0 then "no problem found" else
 		.[] | "\(.severity) \(.id) \(.dev // "") \(.qpn // ""): \(.summary)" end' \
 		<<<"$found" | while read -r line; do ktap_print_msg "  $line"; done
+	flows_alive
 }
 
 # expect ID WHERE... [-- ALLOWED...]: each WHERE ("rxe3", "rxe1 QPN") has
