@@ -138,7 +138,7 @@ flow_evidence() {
 	ktap_print_msg "QP $flow_qpn: $(qp_get ' | del(.stats) + {stats: (.stats |
 		with_entries(select(.value != 0)))}')"
 	for h in 1 2; do
-		ktap_print_msg "rxe$h: $(topo_rxe_counters "$h")"
+		ktap_print_msg "$TOPO_RXE$h: $(topo_rxe_counters "$h")"
 	done
 	tail -n 3 "$ksft_tmp/control-flow.client" "$ksft_tmp/control-flow.server" |
 		sed 's/^/#   /'

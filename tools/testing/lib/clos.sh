@@ -69,7 +69,7 @@ clos_link_mac() {
 # clos_host_mac I J: host I sends everything to its leaf's port, in
 # topo_mac (clos_setup learnt the leaf ports' addresses).
 clos_host_mac() {
-	topo_mac=${clos_port_mac[swp$1]}
+	topo_mac=${clos_port_mac[$TOPO_PORT$1]}
 }
 
 # clos_setup's parts. A process started in the VM costs 70-300 ms under
@@ -139,10 +139,10 @@ clos_setup() {
 	printf '%s\n' "${links[@]}" | ip -batch - || return 1
 	for ((h = 1; h <= clos_leaves * clos_per_leaf; h++)); do
 		l=$(((h - 1) / clos_per_leaf + 1))
-		topo_host_add $h "${CLOS_NS}leaf$l" "swp$h" || return 1
+		topo_host_add $h "${CLOS_NS}leaf$l" "$TOPO_PORT$h" || return 1
 		router[${CLOS_NS}leaf$l]+="
-			route add $TOPO_NET4.$h/32 dev swp$h
-			neigh replace $TOPO_NET4.$h nud permanent dev swp$h lladdr $(</sys/class/net/roce$h/address)"
+			route add $TOPO_NET4.$h/32 dev $TOPO_PORT$h
+			neigh replace $TOPO_NET4.$h nud permanent dev $TOPO_PORT$h lladdr $(</sys/class/net/$TOPO_DEV$h/address)"
 		for ((s = 1; s <= clos_spines; s++)); do
 			router[${CLOS_NS}spine$s]+="
 				route add $TOPO_NET4.$h/32 via $(clos_leaf_ip $l $s) dev leaf$l"

@@ -31,11 +31,18 @@ TOPO_LOCAL_PREF=100
 topo_hosts=0
 topo_namespaces=()
 
+# Host H's interface is $TOPO_DEV$H, its switch port $TOPO_PORT$H, its rxe
+# device $TOPO_RXE$H: the loops that build a topology write them so, the
+# tests ask the functions below.
+TOPO_DEV=roce
+TOPO_PORT=swp
+TOPO_RXE=rxe
+
 topo_ip4() { echo "$TOPO_NET4.$1"; }
 topo_ip6() { echo "$TOPO_NET6$1"; }
-topo_dev() { echo "roce$1"; }
-topo_port() { echo "swp$1"; }
-topo_rxe() { echo "rxe$1"; }
+topo_dev() { echo "$TOPO_DEV$1"; }
+topo_port() { echo "$TOPO_PORT$1"; }
+topo_rxe() { echo "$TOPO_RXE$1"; }
 # topo_rxe_counters H: rxe's own packet, retry and sequence counters of host
 # H, one JSON line: what tells a dead or stalled flow's story.
 topo_rxe_counters() {
@@ -62,7 +69,7 @@ topo_setup() {
 	topo_netns_add "$TOPO_NS" || return 1
 	ip -n "$TOPO_NS" link add br0 up type bridge || return 1
 	for ((i = 1; i <= n; i++)); do
-		topo_host_add "$i" "$TOPO_NS" "swp$i" master br0 || return 1
+		topo_host_add "$i" "$TOPO_NS" "$TOPO_PORT$i" master br0 || return 1
 	done
 	topo_hosts_route topo_host_mac || return 1
 }
@@ -70,7 +77,7 @@ topo_setup() {
 # topo_host_mac I J: where host I sends what is for host J, in topo_mac: on
 # the bridge, straight to J's own interface.
 topo_host_mac() {
-	read -r topo_mac <"/sys/class/net/roce$2/address"
+	read -r topo_mac <"/sys/class/net/$TOPO_DEV$2/address"
 }
 
 # topo_netns_add NS: a namespace of the fabric, which topo_teardown
@@ -85,7 +92,7 @@ topo_netns_add() {
 # init_net and the other end PORT up in namespace NS, with the ip link set
 # arguments given (master br0).
 topo_host_add() {
-	local h=$1 ns=$2 port=$3 dev=roce$1
+	local h=$1 ns=$2 port=$3 dev=$TOPO_DEV$1
 
 	ip -batch - <<-EOF || return 1
 		link add $dev mtu $TOPO_MTU type veth peer name $port mtu $TOPO_MTU netns $ns
@@ -133,13 +140,13 @@ topo_hosts_route() {
 			# an address that is local to the one asking.
 			"$mac_fn" $i $j || return 1
 			v4+=("rule add from $TOPO_NET4.$i to $TOPO_NET4.$j iif lo lookup $table pref $TOPO_RULE_PREF"
-			     "route add $TOPO_NET4.$j dev roce$i src $TOPO_NET4.$i table $table"
-			     "neigh replace $TOPO_NET4.$j lladdr $topo_mac dev roce$i nud permanent")
+			     "route add $TOPO_NET4.$j dev $TOPO_DEV$i src $TOPO_NET4.$i table $table"
+			     "neigh replace $TOPO_NET4.$j lladdr $topo_mac dev $TOPO_DEV$i nud permanent")
 			v6+=("rule add from $TOPO_NET6$i to $TOPO_NET6$j iif lo lookup $table pref $TOPO_RULE_PREF"
-			     "route add $TOPO_NET6$j dev roce$i src $TOPO_NET6$i table $table"
-			     "neigh replace $TOPO_NET6$j lladdr $topo_mac dev roce$i nud permanent")
+			     "route add $TOPO_NET6$j dev $TOPO_DEV$i src $TOPO_NET6$i table $table"
+			     "neigh replace $TOPO_NET6$j lladdr $topo_mac dev $TOPO_DEV$i nud permanent")
 		done
-		rxe+=("link add rxe$i type rxe netdev roce$i")
+		rxe+=("link add rxe$i type rxe netdev $TOPO_DEV$i")
 	done
 	v4+=("rule del pref 0 lookup local" "rule add pref $TOPO_LOCAL_PREF lookup local")
 	v6+=("rule del pref 0 lookup local" "rule add pref $TOPO_LOCAL_PREF lookup local")
@@ -155,7 +162,7 @@ topo_teardown() {
 	local i ns fam routes=() rxe=() netns=() put_back
 
 	for ((i = 1; i <= topo_hosts; i++)); do
-		rxe+=("link del rxe$i")
+		rxe+=("link del $TOPO_RXE$i")
 		routes+=("route flush table $((TOPO_TABLE_BASE + i))")
 	done
 	# topo_hosts_route added a rule per ordered pair of hosts.
@@ -346,6 +353,6 @@ topo_tx_read() {
 # topo_port_bytes HOST rx|tx: bytes the switch port towards HOST received
 # from it or sent to it.
 topo_port_bytes() {
-	ip -n "$TOPO_NS" -s -j link show dev "swp$1" |
+	ip -n "$TOPO_NS" -s -j link show dev "$TOPO_PORT$1" |
 		jq ".[0].stats64.$2.bytes"
 }
