@@ -37,12 +37,12 @@ snapshot() { # ARRAY
 	local s stats
 
 	for s in 1 2; do
-		stats=$(clos_link_stats 1 "$s" up | jq -r '"\(.packets) \(.bytes) \(.drops)"')
+		stats=$(clos_link_stats 1 "$s" up packets bytes drops)
 		read -r "snap[up$s]" "snap[up${s}_bytes]" "snap[up${s}_drops]" <<<"$stats"
 	done
 	snap[qp_tx]=$(qp_sum rxe1 tx-packets)
 	snap[qp_tx_bytes]=$(qp_sum rxe1 tx-bytes)
-	snap[veth_drops]=$(cat /sys/class/net/roce1/statistics/tx_dropped)
+	snap[veth_drops]=$(cat /sys/class/net/${TOPO_DEV}1/statistics/tx_dropped)
 }
 delta() { echo $((after[$1] - before[$1])); }
 
@@ -145,8 +145,7 @@ spine_congestion() {
 	handled0=$(dev_stat rxe1 rp-cnp-handled)
 	perftest_bw ib_write_bw 1 2 $SECS -q 4 >/dev/null || return 1
 	for s in 1 2; do
-		read -r link_marked link_drops < <(clos_link_stats 2 "$s" down |
-			jq -r '"\(.marked) \(.drops)"')
+		read -r link_marked link_drops < <(clos_link_stats 2 "$s" down marked drops)
 		marked=$((marked + link_marked)) drops=$((drops + link_drops))
 	done
 	sent=$(($(dev_stat rxe2 np-cnp-sent) - sent0))

@@ -28,7 +28,7 @@
 #   clos_link_queue LEAF SPINE up|down RATE QUEUE...
 #                             a topo_queue on a link: up from the leaf,
 #                             down from the spine
-#   clos_link_stats LEAF SPINE up|down
+#   clos_link_stats LEAF SPINE up|down [FIELD...]
 #   clos_paths_watch LEAF / clos_paths LEAF / clos_paths_reset LEAF
 #                             which uplink each RoCEv2 flow took
 #   topo_teardown             remove all of it
@@ -204,21 +204,25 @@ clos_link_queue() {
 	topo_queue $end "${@:4}"
 }
 
-# clos_link_stats LEAF SPINE up|down: one JSON line of what the link's
-# direction carried (bytes with their Ethernet headers, packets) and what
-# its queue, if it has one, dropped, marked and holds.
+# clos_link_stats LEAF SPINE up|down [FIELD...]: one JSON line of what the
+# link's direction carried (bytes with their Ethernet headers, packets) and
+# what its queue, if it has one, dropped, marked and holds; with FIELDs,
+# their values on one line, in that order.
 clos_link_stats() {
 	local end ns port
 
 	end=$(clos_link_end "$1" "$2" "$3") || return 1
 	read -r ns port <<<"$end"
+	shift 3
 	{
-		ip netns exec "$ns" ip -s -j link show dev "$port"
-		ip netns exec "$ns" tc -s -j qdisc show dev "$port" parent 1:1 2>/dev/null ||
+		ip -n "$ns" -s -j link show dev "$port"
+		tc -n "$ns" -s -j qdisc show dev "$port" parent 1:1 2>/dev/null ||
 			echo '[]'
-	} | jq -cs '(.[0][0].stats64.tx | {bytes, packets}) +
+	} | jq -rcs '((.[0][0].stats64.tx | {bytes, packets}) +
 		{drops: (.[1][0].drops // 0), marked: (.[1][0].marked // 0),
-		 backlog: (.[1][0].backlog // 0)}'
+		 backlog: (.[1][0].backlog // 0)}) as $link |
+		if $ARGS.positional == [] then $link
+		else [$ARGS.positional[] | $link[.] | tostring] | join(" ") end' --args "$@"
 }
 
 # clos_paths_watch LEAF: count, at leaf LEAF, the RoCEv2 packets it
