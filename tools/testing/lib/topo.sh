@@ -146,7 +146,7 @@ topo_hosts_route() {
 			     "route add $TOPO_NET6$j dev $TOPO_DEV$i src $TOPO_NET6$i table $table"
 			     "neigh replace $TOPO_NET6$j lladdr $topo_mac dev $TOPO_DEV$i nud permanent")
 		done
-		rxe+=("link add rxe$i type rxe netdev $TOPO_DEV$i")
+		rxe+=("link add $TOPO_RXE$i type rxe netdev $TOPO_DEV$i")
 	done
 	v4+=("rule del pref 0 lookup local" "rule add pref $TOPO_LOCAL_PREF lookup local")
 	v6+=("rule del pref 0 lookup local" "rule add pref $TOPO_LOCAL_PREF lookup local")
