@@ -42,7 +42,7 @@ snapshot() { # ARRAY
 	done
 	snap[qp_tx]=$(qp_sum rxe1 tx-packets)
 	snap[qp_tx_bytes]=$(qp_sum rxe1 tx-bytes)
-	snap[veth_drops]=$(cat /sys/class/net/${TOPO_DEV}1/statistics/tx_dropped)
+	read -r "snap[veth_drops]" <"/sys/class/net/${TOPO_DEV}1/statistics/tx_dropped"
 }
 delta() { echo $((after[$1] - before[$1])); }
 

@@ -66,11 +66,12 @@ flows() {
 # failure, with the first lines of its log, where its error is (stderr is
 # written at once, the rest when it exits).
 flows_alive() {
-	local i role=(server client) rc=0
+	local i flow role roles=(server client) rc=0
 	for i in "${!flow_pids[@]}"; do
 		kill -0 "${flow_pids[i]}" 2>/dev/null && continue
-		fail "flow $((i / 2 + 1))'s ${role[i % 2]} exited:" \
-			"$(head -n 3 "$ksft_tmp/flow$((i / 2 + 1)).${role[i % 2]}" | tr -s '\n ' '  ')"
+		flow=$((i / 2 + 1)) role=${roles[i % 2]}
+		fail "flow $flow's $role exited:" \
+			"$(head -n 3 "$ksft_tmp/flow$flow.$role" | tr -s '\n ' '  ')"
 		rc=1
 	done
 	return $rc
