@@ -22,6 +22,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/hrtimer.h>
+#include <linux/if_ether.h>
 #include <linux/in6.h>
 #include <linux/netdevice.h>
 #include <linux/rbtree.h>
@@ -356,9 +357,12 @@ static inline bool rxe_cc_port_paced(const struct rxe_cc_dev *dev,
 }
 
 /*
- * Books the port for LEN bytes at the line rate, from when it is free or
- * at most its slack before NOW. Lockless: two CPUs that both found the
- * port free book one after the other, so the device keeps its rate.
+ * Books the port for a packet of LEN bytes at the line rate, from when it
+ * is free or at most its slack before NOW. The link carries the packet in
+ * an Ethernet frame, and a link's rate counts frames (as a switch port's
+ * rate limit does): at 1 KB MTU the header is 1.3% of the wire. Lockless:
+ * two CPUs that both found the port free book one after the other, so the
+ * device keeps its rate.
  */
 static inline void __rxe_cc_port_book(struct rxe_cc_dev *dev, const struct rxe_cc_config *cfg,
 				      unsigned int len, u64 now_ns)
@@ -370,7 +374,7 @@ static inline void __rxe_cc_port_book(struct rxe_cc_dev *dev, const struct rxe_c
 		start = (u64)next + RXE_CC_PORT_SLACK_NS < now_ns ?
 			now_ns - RXE_CC_PORT_SLACK_NS : (u64)next;
 	} while (!atomic64_try_cmpxchg(&dev->port_next_ns, &next,
-				       start + dcqcn_tx_time_ns(len, cfg->line_kbps)));
+				       start + dcqcn_tx_time_ns(len + ETH_HLEN, cfg->line_kbps)));
 }
 
 /* The same where the port is rxe_cc's to pace. */
