@@ -11,8 +11,10 @@
 # through the fabric, the report names a spine for every QP; two flows
 # set on one spine stay there and leave the other idle, DCQCN drops less
 # than no congestion control there, and moving one flow spreads them and
-# moves more; every file the labs promise exists. First, --qps values the
-# lab cannot run with are refused before anything is made.
+# moves more; `tools/lab/run oversubscribed` gives each host its link's
+# rate at 1:1 and half of it at 2:1, where the uplinks mark and the
+# senders handle CNPs; every file the labs promise exists. First, --qps
+# values the lab cannot run with are refused before anything is made.
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -21,7 +23,8 @@ top=$(cd "$here/.." && pwd)
 
 out=$top/.cache/check/lab-ecmp
 coll=$top/.cache/check/lab-ecmp-collision
-rm -rf "$out" "$coll"
+over=$top/.cache/check/lab-oversubscribed
+rm -rf "$out" "$coll" "$over"
 mkdir -p "${out%/*}"
 table=$out/table.json
 
@@ -42,6 +45,9 @@ bad_qps_refused() {
 --qps 4,33|lab: --qps: 33 is out of range (1..32)
 --qps 1,,4|lab: --qps needs numbers separated by commas
 --qps|lab: --qps needs numbers separated by commas
+EOF
+	lab_refuses "$out" oversubscribed <<'EOF' || return 1
+--rate 1|lab: oversubscribed halves --rate for its 2:1 uplinks: 2 or more
 EOF
 	# The shell has the incast's fabric only, and says so before it boots.
 	"$top/tools/lab/shell" ecmp >"$out.bad.log" 2>&1 </dev/null &&
@@ -148,8 +154,46 @@ collision_shape() {
 		fail "two spines moved $moved Mb/s, not 1.1 times an uplink's $rate"
 }
 
+# 16 s: each run's phase of 8 s leaves about 4 s between the ports' setting
+# and its last 10%.
+oversubscribed_runs() {
+	"$top/tools/lab/run" oversubscribed --duration 16 --out "$over" >"$over.log" 2>&1 ||
+		{ sed 's/^/#   /' "$over.log" | tail -n 30; return 1; }
+	[ -s "$over/table.json" ] && [ -s "$over/uplinks.png" ] ||
+		fail "no table or plot in $over"
+}
+
+# over RUN EXPR: a jq expression on the phase of an oversubscribed run.
+over() {
+	phase "$1" 2 "$2" "$over/table.json"
+}
+
+oversubscribed_shape() {
+	local run
+	for run in 1to1 2to1; do
+		ktap_print_msg "$run: hosts at $(over "$run" '.hosts_mbps | map(. * 10 | round / 10) |
+			join(" and ")') Mb/s of $(over "$run" .nic), uplinks at $(over "$run" .rate)," \
+			"$(over "$run" '.marked | add') CE marks, $(over "$run" '.cnp_handled | add') CNPs handled"
+		[ "$(over "$run" '[.qp_spine[].spine] | unique | length')" -eq 2 ] ||
+			fail "$run: the two flows did not take different spines" || return 1
+	done
+	# At 1:1 each host's link is the limit: virtual time paces it within
+	# a percent (both 20.0 of 20 Mb/s).
+	[ "$(over 1to1 '[.hosts_mbps[] / .nic | select(. >= 0.95)] | length')" -eq 2 ] ||
+		fail "1:1: a host got less than 95% of its link" || return 1
+	# At 2:1 each host has an uplink of half its link to itself and gets
+	# about that (9.9 and 10.0 of 20 Mb/s); DCQCN holds it there on CNPs,
+	# which 1:1 all but never sends.
+	[ "$(over 2to1 '[.hosts_mbps[] / .nic | select(. > 0.35 and . <= 0.55)] | length')" -eq 2 ] ||
+		fail "2:1: a host was not held to about half its link" || return 1
+	[ "$(over 2to1 '[.cnp_handled[] | select(. > 0)] | length')" -eq 2 ] ||
+		fail "2:1: a sender handled no CNP" || return 1
+	[ "$(over 1to1 '.marked | add')" -lt "$(($(over 2to1 '.marked | add') / 100))" ] ||
+		fail "1:1 marked $(over 1to1 '.marked | add') packets, not under 1% of 2:1's"
+}
+
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 10
 rm -rf "$out.bad"
 ktap_test_result "the ecmp lab refuses --qps it cannot run and the shell ecmp, and says why" \
 	bad_qps_refused
@@ -165,4 +209,7 @@ ktap_test_result "five-tuple hash: 16 QPs on both spines, more through the fabri
 ktap_test_result "tools/lab/run ecmp-collision finishes with its table and plot" collision_runs
 ktap_test_result "collision: one spine, DCQCN drops less, the moved flow spreads them" \
 	collision_shape
+ktap_test_result "tools/lab/run oversubscribed finishes with its table and plot" oversubscribed_runs
+ktap_test_result "oversubscribed: a host's link at 1:1, half of it and CNPs at 2:1" \
+	oversubscribed_shape
 ktap_finished

@@ -6,21 +6,23 @@
 #
 # A scenario is two runs through one fabric. Most are an incast: N senders
 # write to one receiver (ib_write_bw) through the switch port towards it,
-# where a rate limit and RED/ECN marking make the congestion point; ecmp
-# and ecmp-collision send from one leaf of a leaf-spine fabric to another
-# over two spines.
+# where a rate limit and RED/ECN marking make the congestion point; ecmp,
+# ecmp-collision and oversubscribed send from one leaf of a leaf-spine
+# fabric to another over two spines.
 # scenario_NAME sets LAB_TITLE, LAB_TEXT (what to look for), LAB_RUNS (the
 # runs' names) and LAB_FLOWS_DEFAULT, and LAB_GUEST, LAB_REPORT and
 # LAB_PLOTS where it is not an incast; scenario_NAME RUN then changes the
 # run_* settings that differ from lab_run_defaults for that run.
 
-LAB_SCENARIOS="incast incast4 ecn-threshold-too-low cnp-blocked lossy tcp-mix ecmp ecmp-collision"
+LAB_SCENARIOS="incast incast4 ecn-threshold-too-low cnp-blocked lossy tcp-mix"
+LAB_SCENARIOS+=" ecmp ecmp-collision oversubscribed"
 LAB_SCENARIO=incast
 LAB_RATE=		# Mb/s, the bottleneck; by default the scenario's
 LAB_RATE_DEFAULT=50
 # Scenarios whose ports are not the default's: ecmp's two uplinks must be
-# less than what one host gets through three routers under emulation.
-declare -gA LAB_RATE_OF=([ecmp]=20 [ecmp-collision]=20)
+# less than what one host gets through three routers under emulation;
+# oversubscribed's rate is its hosts' links, and its uplinks' at 1:1.
+declare -gA LAB_RATE_OF=([ecmp]=20 [ecmp-collision]=20 [oversubscribed]=20)
 LAB_KMIN=10000		# bytes: RED starts marking
 LAB_KMAX=40000		# bytes: RED marks with LAB_PMAX, above it every packet
 LAB_PMAX=0.1		# as switches are set; Documentation/labs.rst
@@ -44,7 +46,8 @@ Usage: tools/lab/run [SCENARIO] [OPTION VALUE]...
        tools/lab/run --list
 SCENARIO: $LAB_SCENARIOS (default $LAB_SCENARIO)
 Options:
-  --rate MBPS       bottleneck rate (default $LAB_RATE_DEFAULT; ecmp: ${LAB_RATE_OF[ecmp]}, each uplink)
+  --rate MBPS       bottleneck rate (default $LAB_RATE_DEFAULT; ecmp: ${LAB_RATE_OF[ecmp]}, each uplink;
+                    oversubscribed: ${LAB_RATE_OF[oversubscribed]}, each host's link)
   --kmin BYTES      RED marking threshold, start (default $LAB_KMIN)
   --kmax BYTES      RED marking threshold, full (default $LAB_KMAX)
   --pmax P          marking probability at kmax (default $LAB_PMAX)
@@ -349,5 +352,33 @@ NIC offers through the flow label, and each flow has an uplink of its own."
 	no-cc) run_title="one spine, no congestion control" ;;
 	dcqcn) run_title="one spine, DCQCN"; run_cc=1 ;;
 	moved) run_title="flow 2 moved, DCQCN"; run_cc=1 run_moved=1 ;;
+	esac
+}
+
+scenario_oversubscribed() {
+	[ "$LAB_RATE" -ge 2 ] ||
+		{ echo "lab: oversubscribed halves --rate for its 2:1 uplinks: 2 or more" >&2; return 1; }
+	LAB_TITLE="oversubscribed uplinks"
+	LAB_FLOWS_DEFAULT=2
+	LAB_RUNS=(1to1 2to1)
+	LAB_GUEST=ecmp LAB_REPORT=ecmp-report
+	LAB_PLOTS="uplinks.png"
+	LAB_RUN_SECS=$((LAB_DURATION / 2 + 30))
+	LAB_TEXT="Hosts 1 and 2 under leaf 1 write to hosts 3 and 4 under leaf 2, each host's
+link ${LAB_RATE} Mb/s (rxe_cc holds its QPs together to it, as a NIC's port does),
+DCQCN on, one QP each, given UDP source ports that put them on different
+spines, so the hash is out of the picture (ecmp-collision has that
+lesson). 1:1: leaf 1's two uplinks are ${LAB_RATE} Mb/s each, as much as its
+hosts' links together; every host gets its link's rate, nothing is
+marked. 2:1: the uplinks are $((LAB_RATE / 2)) Mb/s each, half of what the hosts
+can send; when both send at once each host gets at most half its link,
+the uplinks mark ECN and DCQCN holds the senders there with a stream of
+CNPs. A leaf's uplinks should carry what its hosts can send
+(oversubscription 1:1) wherever RoCE hosts may all send at once."
+	case ${1:-} in
+	1to1) run_title="1:1, uplinks ${LAB_RATE} Mb/s"; run_cc=1 run_moved=1 ;;
+	2to1)
+		run_title="2:1, uplinks $((LAB_RATE / 2)) Mb/s"
+		run_cc=1 run_moved=1 run_rate=$((LAB_RATE / 2)) ;;
 	esac
 }
