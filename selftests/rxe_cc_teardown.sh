@@ -4,7 +4,8 @@
 # Teardown under load: while QPs are paced hard (their packets held in
 # rxe_cc's queues and its hrtimer armed), netlink dumps run in a loop and a
 # monitor listens, rxe_cc is unloaded, the QPs' processes are killed, the
-# rxe device is deleted under them, and its netdev goes down. Each must
+# rxe device is deleted under them, its netdev goes down, and the switch's
+# namespace is deleted, taking the netdev and the device with it. Each must
 # finish promptly, leave no packet held and no state behind, and the next
 # round must start from a clean slate. On the debug kernel the runner adds
 # KASAN, lockdep, debug objects (the pacer's timer freed while armed) and
@@ -197,6 +198,32 @@ netdev_down_under_load() {
 	rounds downs netdev_down_round "netdevs down under paced QPs"
 }
 
+# The switch's namespace is deleted under paced QPs: its ports go, and
+# with them, veth pairs that they are, the hosts' netdevs and the rxe
+# devices on them. rxe unregisters a device only once no process has it
+# open, so the QPs' processes die after the deletion; then rxe_cc must let
+# the device go, and the fabric is built anew.
+netns_delete_round() {
+	modprobe rxe_cc
+	load || { stop_load; return 1; }
+	within 10 ip netns del "$TOPO_NS" || { stop_load; return 1; }
+	sleep 0.5
+	stop_load KILL
+	for _ in $(seq 100); do
+		rocectl dev show dev rxe1 >/dev/null 2>&1 || break
+		sleep 0.2
+	done
+	rocectl dev show dev rxe1 >/dev/null 2>&1 &&
+		{ fail "round $1: rxe_cc still shows rxe1 20 s after its netdev went"; return 1; }
+	topo_teardown
+	topo_setup 2 || { fail "round $1: the fabric could not be built again"; return 1; }
+	wait_gid
+}
+
+netns_delete_under_load() {
+	rounds namespaces netns_delete_round "deletions of the switch's namespace under paced QPs"
+}
+
 still_works() {
 	local mbps
 	modprobe rxe_cc || fail "modprobe failed" || return 1
@@ -206,7 +233,7 @@ still_works() {
 }
 
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 6
 topo_setup 2 || { echo "Bail out! topology setup failed"; exit $KSFT_FAIL; }
 defer topo_teardown
 PERFTEST_LOG=$ksft_tmp/teardown-bw.log
@@ -214,5 +241,6 @@ ktap_test_result "rmmod rxe_cc with queues full, dumps and a monitor running" un
 ktap_test_result "killing paced QPs' processes frees their held packets" kill_under_load
 ktap_test_result "deleting an rxe device right after its paced QPs died" delete_device_under_load
 ktap_test_result "the netdev going down under paced QPs" netdev_down_under_load
+ktap_test_result "the switch's namespace deleted under paced QPs" netns_delete_under_load
 ktap_test_result "afterwards rxe_cc loads and moves traffic" still_works
 ktap_finished
