@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The VM runner's verdict on a guest that died (tools/testing/vm/run). Under
-# TCG the emulator itself now and then kills 6.12 and 7.x with an int3 in
-# the kernel's own text, left there for an instant by the kernel's code
-# patching on another vCPU; that death, and only that, is booted once
-# more, for the programs the first boot did not finish. Any other death
-# fails the run.
+# The VM runner's verdict on a guest that died or stopped
+# (tools/testing/vm/run --each). Under TCG the emulator itself now and then
+# kills 6.12 and 7.x with an int3 in the kernel's own text, left there for
+# an instant by the kernel's code patching on another vCPU; that death, and
+# only that, is booted once more, for the programs the first boot did not
+# finish. Any other death fails the run. A program that hangs the guest, or
+# leaves what it made impossible to remove, fails alone: the programs after
+# it run in a new boot, and the run ends within its budget.
 #
 # The emulator's fault cannot be had on demand, so the guest's program
 # writes the lines that death leaves in the kernel log and then really
@@ -121,8 +123,78 @@ other_death_fails_the_run() {
 		fail "run did not name the program the guest died in"
 }
 
+# A boot that cannot go on. "unfit" leaves the kernel unable to finish
+# removing what it left: a process outside its cgroup holds an rxe device's
+# uverbs file open, and the device's deletion, which rxe makes wait for
+# that file to close, blocks in the kernel and ignores SIGKILL. "stall"
+# hangs the guest's runner itself (SIGSTOP), as a hung kernel would. Each
+# must fail alone, and the programs after it run in a new boot.
+write_wedging_programs() {
+	local prog
+	for prog in first second third; do
+		printf '#!/bin/bash\necho run >>/run/rxecc-out/%s.runs\n' $prog >"$work/$prog"
+	done
+	cat >"$work/unfit" <<-'EOF'
+		#!/bin/bash
+		echo run >>/run/rxecc-out/unfit.runs
+		ip link add rxwedge0 type veth peer name rxwedge1 &&
+			ip link set rxwedge0 up &&
+			rdma link add rxwedge type rxe netdev rxwedge0 || exit 1
+		uverbs=$(grep -lx rxwedge /sys/class/infiniband_verbs/*/ibdev)
+		uverbs=${uverbs%/ibdev}
+		sleep infinity 3<"/dev/infiniband/${uverbs##*/}" >/dev/null 2>&1 &
+		echo $! >/sys/fs/cgroup/cgroup.procs
+		rdma link delete rxwedge >/dev/null 2>&1 &
+		sleep 1
+	EOF
+	cat >"$work/stall" <<-'EOF'
+		#!/bin/bash
+		echo run >>/run/rxecc-out/stall.runs
+		pkill -STOP -f tools/testing/vm/guest-each
+	EOF
+	chmod +x "$work"/{first,second,third,unfit,stall}
+}
+
+wedged_boot() { # OUT
+	write_wedging_programs
+	"$top/tools/testing/vm/run" --no-module --each 20 -o "$1" -- \
+		"$work/first" "$work/unfit" "$work/second" "$work/stall" "$work/third" \
+		>"$1.log" 2>&1
+}
+
+# status OUT PROG RC: the runner gave PROG the status RC.
+status() {
+	local rc
+	rc=$(cat "$1/each/$2.status" 2>/dev/null)
+	[ "$rc" = "$3" ] || fail "$2's status is '$rc', not $3"
+}
+
+unfit_kernel_fails_one_program() {
+	local out=$work/wedged rc
+	wedged_boot "$out"
+	rc=$?
+	sed 's/^/#   /' "$out.log" | grep -E '^#   (run|guest-each):' | head -n 12
+	[ $rc -eq 1 ] || fail "run exited $rc, not 1" || return 1
+	grep -q 'unfit: processes that SIGKILL did not end in 30 s' "$out/each/unfit.log" ||
+		fail "unfit's log does not name the process that would not die" || return 1
+	grep -q 'rdma link delete' "$out/each/unfit.log" ||
+		fail "unfit's log does not show the stuck deletion" || return 1
+	status "$out" first 0 && status "$out" unfit 1 && status "$out" second 0 || return 1
+	ran_times "$out" first 1 && ran_times "$out" unfit 1 && ran_times "$out" second 1
+}
+
+hung_guest_fails_one_program() {
+	local out=$work/wedged
+	grep -q 'stall: the guest finished no program for [0-9]* s; stopped it' "$out.log" ||
+		fail "run did not say that the guest hung in stall" || return 1
+	status "$out" stall 124 && status "$out" third 0 &&
+		ran_times "$out" stall 1 && ran_times "$out" third 1 || return 1
+	[ -f "$out/console.boot1.log" ] && [ -f "$out/console.boot2.log" ] ||
+		fail "the console logs of the boots that ended early are not kept"
+}
+
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan 6
 ktap_test_result "an int3 Oops in the kernel's own text is the emulator's fault" \
 	int3_in_kernel_text_is_the_emulators
 ktap_test_result "an int3 in a module, a GPF or a BUG is not" other_deaths_are_not
@@ -130,4 +202,8 @@ ktap_test_result "the emulator's fault: one more boot, for the programs not fini
 	emulator_fault_runs_the_unfinished_again
 ktap_test_result "any other kernel death fails the run, with no second boot" \
 	other_death_fails_the_run
+ktap_test_result "a program that leaves the kernel unfit fails; the rest run in a new boot" \
+	unfit_kernel_fails_one_program
+ktap_test_result "a guest that hangs fails the program it hung in; the rest run in a new boot" \
+	hung_guest_fails_one_program
 ktap_finished
