@@ -214,10 +214,16 @@ struct rxe_cc_qp {
 	struct rcu_head rcu;
 };
 
+/*
+ * The layout is for production kernels: lockdep and spinlock debugging
+ * (the debug kernel) make its spinlocks several times larger.
+ */
+#if !IS_ENABLED(CONFIG_DEBUG_SPINLOCK) && !IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC)
 /* What a packet at rest touches: the first two cache lines. */
 static_assert(offsetofend(struct rxe_cc_qp, queue.next) <= 2 * L1_CACHE_BYTES);
 /* Six lines: 384 bytes a QP, from the QP cache (qp.c). */
 static_assert(sizeof(struct rxe_cc_qp) <= 6 * L1_CACHE_BYTES);
+#endif
 
 extern struct list_head rxe_cc_devs;
 extern struct ib_client rxe_cc_client;
