@@ -58,16 +58,21 @@ other_deaths_are_not() {
 			'rb_erase+0x1b/0x3a0' 1
 }
 
-# The guest's programs. Each counts its runs in the run folder (the guest's
-# /run/rxecc-out) and the second dies, on its first run only, as FAULT says.
+# program NAME: a guest program that counts its runs in the run folder
+# (the guest's /run/rxecc-out), then runs what stdin holds.
+program() {
+	{
+		printf '#!/bin/bash\necho run >>/run/rxecc-out/%s.runs\n' "$1"
+		cat
+	} >"$work/$1"
+	chmod +x "$work/$1"
+}
+
+# The second of three programs dies, on its first run only, as FAULT says.
 write_programs() { # FAULT: int3 or null
-	local prog
-	for prog in first third; do
-		printf '#!/bin/bash\necho run >>/run/rxecc-out/%s.runs\n' $prog >"$work/$prog"
-	done
-	cat >"$work/second" <<-EOF
-		#!/bin/bash
-		echo run >>/run/rxecc-out/second.runs
+	program first </dev/null
+	program third </dev/null
+	program second <<-EOF
 		[ "\$(wc -l </run/rxecc-out/second.runs)" -eq 1 ] || exit 0
 		sync
 		if [ $1 = int3 ]; then
@@ -77,7 +82,6 @@ write_programs() { # FAULT: int3 or null
 		fi
 		echo c >/proc/sysrq-trigger
 	EOF
-	chmod +x "$work/first" "$work/second" "$work/third"
 }
 
 # ran_times OUT PROG N: PROG ran N times in the run folder OUT.
@@ -132,11 +136,9 @@ other_death_fails_the_run() {
 write_wedging_programs() {
 	local prog
 	for prog in first second third; do
-		printf '#!/bin/bash\necho run >>/run/rxecc-out/%s.runs\n' $prog >"$work/$prog"
+		program $prog </dev/null
 	done
-	cat >"$work/unfit" <<-'EOF'
-		#!/bin/bash
-		echo run >>/run/rxecc-out/unfit.runs
+	program unfit <<-'EOF'
 		ip link add rxwedge0 type veth peer name rxwedge1 &&
 			ip link set rxwedge0 up &&
 			rdma link add rxwedge type rxe netdev rxwedge0 || exit 1
@@ -147,12 +149,7 @@ write_wedging_programs() {
 		rdma link delete rxwedge >/dev/null 2>&1 &
 		sleep 1
 	EOF
-	cat >"$work/stall" <<-'EOF'
-		#!/bin/bash
-		echo run >>/run/rxecc-out/stall.runs
-		pkill -STOP -f tools/testing/vm/guest-each
-	EOF
-	chmod +x "$work"/{first,second,third,unfit,stall}
+	program stall <<<'pkill -STOP -f tools/testing/vm/guest-each'
 }
 
 wedged_boot() { # OUT
