@@ -91,10 +91,18 @@ ran_times() {
 	[ "$n" -eq "$3" ] || fail "$2 ran $n times, not $3"
 }
 
+# each_run SEC OUT PROG...: the VM runner on these programs of $work in
+# one boot, each stopped after SEC s; its run folder OUT, its output OUT.log.
+each_run() {
+	local secs=$1 out=$2
+	shift 2
+	"$top/tools/testing/vm/run" --no-module --each "$secs" -o "$out" -- "${@/#/$work/}" \
+		>"$out.log" 2>&1
+}
+
 boot_two() { # FAULT OUT
 	write_programs "$1"
-	"$top/tools/testing/vm/run" --no-module --each 60 -o "$2" -- \
-		"$work/first" "$work/second" "$work/third" >"$2.log" 2>&1
+	each_run 60 "$2" first second third
 }
 
 emulator_fault_runs_the_unfinished_again() {
@@ -154,9 +162,7 @@ write_wedging_programs() {
 
 wedged_boot() { # OUT
 	write_wedging_programs
-	"$top/tools/testing/vm/run" --no-module --each 20 -o "$1" -- \
-		"$work/first" "$work/unfit" "$work/second" "$work/stall" "$work/third" \
-		>"$1.log" 2>&1
+	each_run 20 "$1" first unfit second stall third
 }
 
 # status OUT PROG RC: the runner gave PROG the status RC.
