@@ -49,7 +49,10 @@ marks_everything() {
 		topo_sw tc filter add dev "$(topo_port 3)" egress protocol ip u32 \
 			match ip protocol 17 0xff match ip dport 4791 0xffff \
 			action pedit ex munge ip tos set 3 retain 3 pipe action csum ip || return 1
-	flows 2 && diagnose &&
+	# The senders' increase timer at 1 s: see the comment at the test.
+	rocectl dcqcn set dev rxe1 time-reset 1000000 &&
+		rocectl dcqcn set dev rxe2 time-reset 1000000 &&
+		flows 2 && diagnose &&
 		expect marking-high rxe3 -- rate-at-floor &&
 		expect rate-at-floor "rxe1 ${flow_qpn[1]}" "rxe2 ${flow_qpn[2]}" -- marking-high
 }
@@ -133,9 +136,15 @@ diag_setup 9
 ktap_test_result "bad, stray and forged CNPs: cnp-malformed, cnp-unknown-qp, cnp-wrong-source" \
 	with mend bad_cnps
 ktap_test_result "one CNP per 10 s: cnp-suppressed at the receiver" with mend cnp_spacing_too_long
-# rate-at-floor wants a QP at its floor in 80% of diagnose's samples: the
-# CNPs must come faster than the increase timer lifts the rate, which a
-# starved VM's late packets do not (seen once with three VMs on the host).
+# rate-at-floor wants a QP at its floor in 80% of diagnose's samples. At
+# its floor a QP gets a CNP every 2 ms, too seldom to keep alpha above 0
+# (its period is 100 us), and its target rate is still the line rate
+# (the CNPs cut it before any increase event). A VM that stops for longer
+# than the increase timer (30 ms, and stops of 33-164 ms were seen under
+# make check) lets one fast-recovery step lift the rate half way to the
+# line rate, where cuts of alpha 0 leave it for seconds. So the timer is
+# 1 s here, longer than any stop; the probe's retry is for the starved VM
+# whose CNPs come late all the time.
 ktap_test_result_starved "every packet marked: marking-high at the receiver, rate-at-floor at both senders" \
 	with mend marks_everything
 ktap_test_result "a QP capped at 4 Mb/s beside a free one: qp-starved on it" with mend capped_qp
