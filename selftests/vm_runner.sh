@@ -196,8 +196,34 @@ hung_guest_fails_one_program() {
 		fail "the console logs of the boots that ended early are not kept"
 }
 
+# The guest's longest waits for a 10 ms sleep over 6 s, in ms, one per
+# line: a stopped qemu stops the guest's CPUs, not its clock.
+write_gap_program() {
+	program gaps <<-'EOF'
+		prev=${EPOCHREALTIME/./}
+		end=$((prev + 6000000))
+		while [ "$prev" -lt "$end" ]; do
+			sleep 0.01
+			now=${EPOCHREALTIME/./}
+			echo $(((now - prev) / 1000))
+			prev=$now
+		done | sort -rn | head -n 10 >/run/rxecc-out/gaps.ms
+	EOF
+}
+
+stall_stops_the_guest() {
+	local out=$work/stall long
+	write_gap_program
+	"$top/tools/testing/vm/run" --no-module --stall 300:1000 --each 30 -o "$out" -- \
+		"$work/gaps" >"$out.log" 2>&1 || fail "run failed: $(tail -n 3 "$out.log")" || return 1
+	ktap_print_msg "the guest's longest waits (ms): $(tr '\n' ' ' <"$out/gaps.ms")"
+	# Six stops of 300 ms; an idle or a busy host stops no guest that long.
+	long=$(awk '$1 >= 280' "$out/gaps.ms" | wc -l)
+	[ "$long" -ge 4 ] || fail "$long waits of 280 ms or more, not 4 or more"
+}
+
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 7
 ktap_test_result "an int3 Oops in the kernel's own text is the emulator's fault" \
 	int3_in_kernel_text_is_the_emulators
 ktap_test_result "an int3 in a module, a GPF or a BUG is not" other_deaths_are_not
@@ -209,4 +235,5 @@ ktap_test_result "a program that leaves the kernel unfit fails; the rest run in 
 	unfit_kernel_fails_one_program
 ktap_test_result "a guest that hangs fails the program it hung in; the rest run in a new boot" \
 	hung_guest_fails_one_program
+ktap_test_result "--stall 300:1000 stops the guest for 300 ms each second" stall_stops_the_guest
 ktap_finished
