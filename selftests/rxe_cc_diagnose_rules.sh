@@ -30,9 +30,12 @@ bad_cnps() {
 	send_cnps cnp 2 "${flow_qpn[2]}"
 	wait_stat rxe1 malformed && wait_stat rxe1 unknown-qp &&
 		wait_stat rxe2 rp-cnp-ignored && diagnose || return 1
-	expect cnp-malformed rxe1 -- cnp-unknown-qp cnp-wrong-source &&
-		expect cnp-unknown-qp rxe1 -- cnp-malformed cnp-wrong-source &&
-		expect cnp-wrong-source "rxe2 ${flow_qpn[2]}" -- cnp-malformed cnp-unknown-qp
+	# The port's marking is the healthy incast's business
+	# (rxe_cc_diagnose.sh): a busy host's stops raise it past 50%, where
+	# the hand-made CNPs, which can only slow the senders, cannot.
+	expect cnp-malformed rxe1 -- cnp-unknown-qp cnp-wrong-source marking-high &&
+		expect cnp-unknown-qp rxe1 -- cnp-malformed cnp-wrong-source marking-high &&
+		expect cnp-wrong-source "rxe2 ${flow_qpn[2]}" -- cnp-malformed cnp-unknown-qp marking-high
 }
 
 cnp_spacing_too_long() {
