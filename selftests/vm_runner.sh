@@ -91,13 +91,15 @@ ran_times() {
 	[ "$n" -eq "$3" ] || fail "$2 ran $n times, not $3"
 }
 
-# each_run SEC OUT PROG...: the VM runner on these programs of $work in
-# one boot, each stopped after SEC s; its run folder OUT, its output OUT.log.
+# [stall=MS:EVERY_MS] each_run SEC OUT PROG...: the VM runner on these
+# programs of $work in one boot, each stopped after SEC s, the guest
+# stopped as --stall says if stall is set; its run folder OUT, its output
+# OUT.log.
 each_run() {
 	local secs=$1 out=$2
 	shift 2
-	"$top/tools/testing/vm/run" --no-module --each "$secs" -o "$out" -- "${@/#/$work/}" \
-		>"$out.log" 2>&1
+	"$top/tools/testing/vm/run" --no-module ${stall:+--stall "$stall"} --each "$secs" \
+		-o "$out" -- "${@/#/$work/}" >"$out.log" 2>&1
 }
 
 boot_two() { # FAULT OUT
@@ -212,10 +214,9 @@ write_gap_program() {
 }
 
 stall_stops_the_guest() {
-	local out=$work/stall long
+	local out=$work/stopped long
 	write_gap_program
-	"$top/tools/testing/vm/run" --no-module --stall 300:1000 --each 30 -o "$out" -- \
-		"$work/gaps" >"$out.log" 2>&1 || fail "run failed: $(tail -n 3 "$out.log")" || return 1
+	stall=300:1000 each_run 30 "$out" gaps || fail "run failed: $(tail -n 3 "$out.log")" || return 1
 	ktap_print_msg "the guest's longest waits (ms): $(tr '\n' ' ' <"$out/gaps.ms")"
 	# Six stops of 300 ms; an idle or a busy host stops no guest that long.
 	long=$(awk '$1 >= 280' "$out/gaps.ms" | wc -l)
